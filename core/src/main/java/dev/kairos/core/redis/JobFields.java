@@ -1,0 +1,36 @@
+package dev.kairos.core.redis;
+
+/** Field names of the job HASH ({@link RedisKeys#job}); scripts use the same literal names. */
+public final class JobFields {
+  public static final String ID = "id";
+  public static final String APP = "app";
+  public static final String HANDLER = "handler";
+  public static final String SCHEDULE_TYPE = "scheduleType";
+
+  /** Cron expression, interval in ms, or the one-shot instant in epoch ms, per schedule type. */
+  public static final String SCHEDULE = "schedule";
+
+  public static final String ZONE = "zone";
+  public static final String PARAMS = "params";
+  public static final String ROUTING = "routing";
+  public static final String BLOCK = "block";
+  public static final String TIMEOUT_MS = "timeoutMs";
+  public static final String RETRY_COUNT = "retryCount";
+  public static final String RETRY_BACKOFF = "retryBackoff";
+  public static final String MISFIRE = "misfire";
+  public static final String MISFIRE_THRESHOLD_MS = "misfireThresholdMs";
+  public static final String ENABLED = "enabled";
+
+  /** Schedule version: bumped when the schedule changes, on disable and on delete. */
+  public static final String SCHEDULE_VERSION = "scheduleVersion";
+
+  /** Optimistic-concurrency version of the whole definition: bumped on every write. */
+  public static final String VERSION = "version";
+
+  public static final String NEXT_FIRE_MS = "nextFireMs";
+  public static final String LAST_FIRE_MS = "lastFireMs";
+  public static final String CREATED_MS = "createdMs";
+  public static final String UPDATED_MS = "updatedMs";
+
+  private JobFields() {}
+}

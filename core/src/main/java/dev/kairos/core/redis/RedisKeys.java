@@ -1,0 +1,110 @@
+package dev.kairos.core.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
+/**
+ * The Redis key layout. Every key of shard {@code s} carries the hash tag {@code {s}} so one Lua
+ * script can touch all of them atomically on Redis Cluster. No key is ever found by KEYS or SCAN:
+ * per-shard sets name what exists.
+ */
+public final class RedisKeys {
+
+  public static final String PREFIX = "kairos:";
+  public static final int DEFAULT_SHARDS = 64;
+
+  /** Cluster-wide metadata (shard count, initialised marker); its own hash tag. */
+  public static final String META = "kairos:{meta}";
+
+  /**
+   * Every node reads cluster time with {@code TIME} on the master that owns this key's slot: one
+   * reference clock for the whole cluster, never a mix of masters.
+   */
+  public static final String CLOCK_REFERENCE = "kairos:{clock}";
+
+  private final int shards;
+
+  public RedisKeys(int shards) {
+    if (shards < 1 || shards > 16384) {
+      throw new IllegalArgumentException("shards must be in 1..16384 but was " + shards);
+    }
+    this.shards = shards;
+  }
+
+  public int shards() {
+    return shards;
+  }
+
+  /** Stable shard of a job id (CRC32 of its UTF-8 bytes). */
+  public int shardOf(String jobId) {
+    CRC32 crc = new CRC32();
+    crc.update(jobId.getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % shards);
+  }
+
+  private static String tag(int shard) {
+    return PREFIX + "{" + shard + "}:";
+  }
+
+  /** ZSET: member = job id, score = next fire time in epoch ms; parked jobs score +inf. */
+  public static String due(int shard) {
+    return tag(shard) + "due";
+  }
+
+  /** HASH: the job definition plus runtime fields, see {@link JobFields}. */
+  public static String job(int shard, String jobId) {
+    return tag(shard) + "job:" + jobId;
+  }
+
+  /** Prefix of job hashes in a shard, for scripts that build the key from a job id. */
+  public static String jobPrefix(int shard) {
+    return tag(shard) + "job:";
+  }
+
+  /** ZSET: member = trigger id, score = fire time; the node's persisted wheel. */
+  public static String wheel(int shard, String node) {
+    return tag(shard) + "wheel:" + node;
+  }
+
+  /** ZSET: member = trigger id, score = time it was taken off the wheel; being dispatched. */
+  public static String inflight(int shard, String node) {
+    return tag(shard) + "inflight:" + node;
+  }
+
+  /** STRING: the highest leader term that has written to this shard. */
+  public static String fence(int shard) {
+    return tag(shard) + "fence";
+  }
+
+  /** STREAM: change events of jobs and triggers, read by persistence-sync. */
+  public static String events(int shard) {
+    return tag(shard) + "events";
+  }
+
+  /** SET: node names that own wheel or inflight keys in this shard (failover needs no SCAN). */
+  public static String nodes(int shard) {
+    return tag(shard) + "nodes";
+  }
+
+  /** HASH: one trigger's record (state, timestamps, executor), see {@link TriggerFields}. */
+  public static String trigger(int shard, String triggerId) {
+    return tag(shard) + "trigger:" + triggerId;
+  }
+
+  /** Prefix of trigger hashes in a shard, for scripts that build the key from a trigger id. */
+  public static String triggerPrefix(int shard) {
+    return tag(shard) + "trigger:";
+  }
+
+  /**
+   * ZSET: a job's recent trigger ids scored by fire time (bounded; history lives in PostgreSQL).
+   */
+  public static String jobTriggers(int shard, String jobId) {
+    return tag(shard) + "jobtriggers:" + jobId;
+  }
+
+  /** HASH: executor slot leases of one app, all under the app's own hash tag. */
+  public static String slots(String app) {
+    return PREFIX + "{app:" + app + "}:slots";
+  }
+}

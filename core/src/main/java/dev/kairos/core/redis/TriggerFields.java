@@ -1,0 +1,30 @@
+package dev.kairos.core.redis;
+
+/** Field names of the trigger HASH ({@link RedisKeys#trigger}); scripts use the same names. */
+public final class TriggerFields {
+  public static final String ID = "id";
+  public static final String JOB_ID = "jobId";
+  public static final String FIRE_MS = "fireMs";
+  public static final String STATE = "state";
+
+  /** Schedule version the fire was claimed under; a mismatch at fire time drops it. */
+  public static final String SCHEDULE_VERSION = "scheduleVersion";
+
+  public static final String ATTEMPT = "attempt";
+  public static final String NODE = "node";
+  public static final String TERM = "term";
+  public static final String CLAIMED_MS = "claimedMs";
+  public static final String DISPATCHED_MS = "dispatchedMs";
+  public static final String STARTED_MS = "startedMs";
+  public static final String ENDED_MS = "endedMs";
+  public static final String EXECUTOR = "executor";
+  public static final String SLOT = "slot";
+  public static final String MESSAGE = "message";
+
+  /** Broadcast fan-out fixed at first dispatch: total and the slot list, reused on re-send. */
+  public static final String SHARD_TOTAL = "shardTotal";
+
+  public static final String SHARD_SLOTS = "shardSlots";
+
+  private TriggerFields() {}
+}
