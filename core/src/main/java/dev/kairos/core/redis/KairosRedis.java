@@ -1,0 +1,102 @@
+package dev.kairos.core.redis;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One Lettuce connection to either a standalone Redis or a Redis Cluster, seen through the commands
+ * both share. Lettuce connections are thread-safe and pipeline by themselves, so one instance
+ * serves a whole process.
+ */
+public final class KairosRedis implements AutoCloseable {
+
+  private final ClientResources resources;
+  private final RedisClient standaloneClient;
+  private final RedisClusterClient clusterClient;
+  private final StatefulRedisConnection<String, String> standalone;
+  private final StatefulRedisClusterConnection<String, String> cluster;
+
+  private KairosRedis(
+      ClientResources resources,
+      RedisClient standaloneClient,
+      StatefulRedisConnection<String, String> standalone,
+      RedisClusterClient clusterClient,
+      StatefulRedisClusterConnection<String, String> cluster) {
+    this.resources = resources;
+    this.standaloneClient = standaloneClient;
+    this.standalone = standalone;
+    this.clusterClient = clusterClient;
+    this.cluster = cluster;
+  }
+
+  /**
+   * Connects to a standalone server (one URI, {@code clusterMode=false}) or to a cluster through
+   * any of its nodes ({@code clusterMode=true}).
+   */
+  public static KairosRedis connect(List<String> uris, boolean clusterMode, Duration timeout) {
+    Objects.requireNonNull(uris, "uris");
+    if (uris.isEmpty()) {
+      throw new IllegalArgumentException("at least one Redis URI is required");
+    }
+    ClientResources resources = DefaultClientResources.create();
+    if (!clusterMode) {
+      RedisURI uri = RedisURI.create(uris.get(0));
+      uri.setTimeout(timeout);
+      RedisClient client = RedisClient.create(resources, uri);
+      return new KairosRedis(resources, client, client.connect(), null, null);
+    }
+    List<RedisURI> seeds =
+        uris.stream().map(RedisURI::create).peek(u -> u.setTimeout(timeout)).toList();
+    RedisClusterClient client = RedisClusterClient.create(resources, seeds);
+    client.setOptions(
+        ClusterClientOptions.builder()
+            .topologyRefreshOptions(
+                ClusterTopologyRefreshOptions.builder()
+                    .enableAllAdaptiveRefreshTriggers()
+                    .enablePeriodicRefresh(Duration.ofSeconds(30))
+                    .build())
+            .build());
+    return new KairosRedis(resources, null, null, client, client.connect());
+  }
+
+  public boolean isCluster() {
+    return cluster != null;
+  }
+
+  public RedisClusterCommands<String, String> sync() {
+    return cluster != null ? cluster.sync() : standalone.sync();
+  }
+
+  public RedisClusterAsyncCommands<String, String> async() {
+    return cluster != null ? cluster.async() : standalone.async();
+  }
+
+  /** The cluster connection, or {@code null} on a standalone server. */
+  public StatefulRedisClusterConnection<String, String> clusterConnection() {
+    return cluster;
+  }
+
+  @Override
+  public void close() {
+    if (cluster != null) {
+      cluster.close();
+      clusterClient.shutdown();
+    } else {
+      standalone.close();
+      standaloneClient.shutdown();
+    }
+    resources.shutdown();
+  }
+}
