@@ -1,0 +1,33 @@
+package dev.kairos.node.cluster;
+
+import dev.kairos.node.system.zookeeper.ZookeeperProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Builds the validated timing parameters; a violation stops the context before anything runs. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ClusterProperties.class)
+class ClusterConfiguration {
+
+  @Bean
+  TimingParameters timingParameters(ClusterProperties cluster, ZookeeperProperties zookeeper) {
+    TimingParameters timing =
+        new TimingParameters(
+            cluster.getHeartbeatInterval(),
+            cluster.getLeaderTimeout(),
+            cluster.getElectionBudget(),
+            zookeeper.getSessionTimeout(),
+            zookeeper.getTickTime(),
+            cluster.getScanInterval(),
+            cluster.getPreRead(),
+            cluster.getWheelReconcileInterval(),
+            cluster.getMisfireThreshold(),
+            cluster.getDedupWindow(),
+            cluster.getRedeliveryBudget(),
+            cluster.getSlotLeaseTtl(),
+            cluster.getSlotLeaseRenewInterval());
+    TimingValidator.check(timing);
+    return timing;
+  }
+}

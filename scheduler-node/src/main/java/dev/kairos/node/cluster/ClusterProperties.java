@@ -1,0 +1,135 @@
+package dev.kairos.node.cluster;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Timing of leadership, scanning and delivery ({@code kairos.cluster.*}). The values are checked
+ * together with the ZooKeeper session timeout by {@link TimingValidator} before the node starts.
+ */
+@ConfigurationProperties("kairos.cluster")
+public class ClusterProperties {
+
+  /** How often the leader heartbeats every follower; must be below leader-timeout / 3. */
+  private Duration heartbeatInterval = TimingParameters.DEFAULT_HEARTBEAT_INTERVAL;
+
+  /** How long a follower goes without a heartbeat before it asks the others about the leader. */
+  private Duration leaderTimeout = TimingParameters.DEFAULT_LEADER_TIMEOUT;
+
+  /** Time a takeover needs after the leader timeout: confirmation round, term znode, fencing. */
+  private Duration electionBudget = TimingParameters.DEFAULT_ELECTION_BUDGET;
+
+  /** How often the leader scans every shard for fires due within the pre-read window. */
+  private Duration scanInterval = TimingParameters.DEFAULT_SCAN_INTERVAL;
+
+  /** How far ahead of now the leader claims fires into node wheels. */
+  private Duration preRead = TimingParameters.DEFAULT_PRE_READ;
+
+  /** How often a node re-reads its persisted wheel, repairing a lost assignment notification. */
+  private Duration wheelReconcileInterval = TimingParameters.DEFAULT_WHEEL_RECONCILE_INTERVAL;
+
+  /** Default lateness beyond which a fire is a misfire; jobs may set their own, not below this. */
+  private Duration misfireThreshold = TimingParameters.DEFAULT_MISFIRE_THRESHOLD;
+
+  /**
+   * How long a trigger id's start claim is remembered, so a redelivered copy does not run twice.
+   */
+  private Duration dedupWindow = TimingParameters.DEFAULT_DEDUP_WINDOW;
+
+  /** The longest the broker and the scheduler take to redeliver a message that never started. */
+  private Duration redeliveryBudget = TimingParameters.DEFAULT_REDELIVERY_BUDGET;
+
+  /** Lifetime of an executor's slot lease; an expired slot's queue passes to another executor. */
+  private Duration slotLeaseTtl = TimingParameters.DEFAULT_SLOT_LEASE_TTL;
+
+  /** How often an executor renews its slot lease. */
+  private Duration slotLeaseRenewInterval = TimingParameters.DEFAULT_SLOT_LEASE_RENEW_INTERVAL;
+
+  public Duration getHeartbeatInterval() {
+    return heartbeatInterval;
+  }
+
+  public void setHeartbeatInterval(Duration heartbeatInterval) {
+    this.heartbeatInterval = heartbeatInterval;
+  }
+
+  public Duration getLeaderTimeout() {
+    return leaderTimeout;
+  }
+
+  public void setLeaderTimeout(Duration leaderTimeout) {
+    this.leaderTimeout = leaderTimeout;
+  }
+
+  public Duration getElectionBudget() {
+    return electionBudget;
+  }
+
+  public void setElectionBudget(Duration electionBudget) {
+    this.electionBudget = electionBudget;
+  }
+
+  public Duration getScanInterval() {
+    return scanInterval;
+  }
+
+  public void setScanInterval(Duration scanInterval) {
+    this.scanInterval = scanInterval;
+  }
+
+  public Duration getPreRead() {
+    return preRead;
+  }
+
+  public void setPreRead(Duration preRead) {
+    this.preRead = preRead;
+  }
+
+  public Duration getWheelReconcileInterval() {
+    return wheelReconcileInterval;
+  }
+
+  public void setWheelReconcileInterval(Duration wheelReconcileInterval) {
+    this.wheelReconcileInterval = wheelReconcileInterval;
+  }
+
+  public Duration getMisfireThreshold() {
+    return misfireThreshold;
+  }
+
+  public void setMisfireThreshold(Duration misfireThreshold) {
+    this.misfireThreshold = misfireThreshold;
+  }
+
+  public Duration getDedupWindow() {
+    return dedupWindow;
+  }
+
+  public void setDedupWindow(Duration dedupWindow) {
+    this.dedupWindow = dedupWindow;
+  }
+
+  public Duration getRedeliveryBudget() {
+    return redeliveryBudget;
+  }
+
+  public void setRedeliveryBudget(Duration redeliveryBudget) {
+    this.redeliveryBudget = redeliveryBudget;
+  }
+
+  public Duration getSlotLeaseTtl() {
+    return slotLeaseTtl;
+  }
+
+  public void setSlotLeaseTtl(Duration slotLeaseTtl) {
+    this.slotLeaseTtl = slotLeaseTtl;
+  }
+
+  public Duration getSlotLeaseRenewInterval() {
+    return slotLeaseRenewInterval;
+  }
+
+  public void setSlotLeaseRenewInterval(Duration slotLeaseRenewInterval) {
+    this.slotLeaseRenewInterval = slotLeaseRenewInterval;
+  }
+}
