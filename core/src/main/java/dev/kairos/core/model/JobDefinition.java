@@ -1,0 +1,270 @@
+package dev.kairos.core.model;
+
+import dev.kairos.core.schedule.Schedule;
+import dev.kairos.core.schedule.Schedules;
+import java.time.ZoneId;
+import java.util.Objects;
+
+/**
+ * A job as users define it, plus the two versions the store maintains.
+ *
+ * <p>The record holds what was submitted, even if it is invalid, so {@code JobValidator} can report
+ * every problem at once; only nulls are rejected here. Enums are already typed (the API layer maps
+ * unknown names to a 4xx); the zone stays a string because "unknown zone" is a validation problem.
+ *
+ * @param id 1–64 characters of {@code [A-Za-z0-9_.-]}, see {@link JobId}
+ * @param app executor app that runs the job
+ * @param handler handler name inside the app (one MQ topic per handler)
+ * @param scheduleType how fire times are computed
+ * @param scheduleSpec cron expression (CRON), interval in ms (FIXED_RATE, FIXED_DELAY), epoch ms
+ *     (ONE_SHOT), empty (API)
+ * @param zone IANA zone id the cron is evaluated in
+ * @param params opaque parameters handed to the handler (usually JSON), at most {@link
+ *     #MAX_PARAMS_BYTES} UTF-8 bytes
+ * @param timeoutMs handler timeout, 0 = none
+ * @param retryCount retries after a failed attempt, 0..{@link #MAX_RETRY_COUNT}
+ * @param misfireThresholdMs a fire older than this when found is a misfire; ≥ {@link
+ *     #MIN_MISFIRE_THRESHOLD_MS} (the pre-read window) so the scanner's look-ahead never misfires
+ * @param scheduleVersion bumped when the schedule changes, on disable and on delete; wheel entries
+ *     carry it and are dropped at fire time when it no longer matches
+ * @param version optimistic-concurrency version, bumped by every write
+ */
+public record JobDefinition(
+    String id,
+    String app,
+    String handler,
+    ScheduleType scheduleType,
+    String scheduleSpec,
+    String zone,
+    String params,
+    RoutingStrategy routing,
+    BlockStrategy block,
+    long timeoutMs,
+    int retryCount,
+    RetryBackoff retryBackoff,
+    MisfireStrategy misfireStrategy,
+    long misfireThresholdMs,
+    boolean enabled,
+    long scheduleVersion,
+    long version,
+    long createdMs,
+    long updatedMs) {
+
+  public static final int MAX_PARAMS_BYTES = 64 * 1024;
+  public static final int MAX_RETRY_COUNT = 100;
+  public static final long MIN_MISFIRE_THRESHOLD_MS = 5_000;
+  public static final long DEFAULT_MISFIRE_THRESHOLD_MS = MIN_MISFIRE_THRESHOLD_MS;
+  public static final String DEFAULT_ZONE = "UTC";
+
+  public JobDefinition {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(app, "app");
+    Objects.requireNonNull(handler, "handler");
+    Objects.requireNonNull(scheduleType, "scheduleType");
+    Objects.requireNonNull(scheduleSpec, "scheduleSpec");
+    Objects.requireNonNull(zone, "zone");
+    Objects.requireNonNull(params, "params");
+    Objects.requireNonNull(routing, "routing");
+    Objects.requireNonNull(block, "block");
+    Objects.requireNonNull(retryBackoff, "retryBackoff");
+    Objects.requireNonNull(misfireStrategy, "misfireStrategy");
+  }
+
+  /**
+   * The parsed schedule. Fixed-rate jobs are anchored at {@link #createdMs()}: they fire at {@code
+   * createdMs + k·interval}, so an update keeps the phase and every node computes the same times.
+   *
+   * @throws dev.kairos.core.schedule.InvalidScheduleException when the spec or zone is invalid
+   */
+  public Schedule schedule() {
+    return Schedules.parse(scheduleType, scheduleSpec, zoneId(), createdMs);
+  }
+
+  /**
+   * The zone as a {@link ZoneId}.
+   *
+   * @throws dev.kairos.core.schedule.InvalidScheduleException when the zone is unknown
+   */
+  public ZoneId zoneId() {
+    return Schedules.zone(zone);
+  }
+
+  /** Whether the schedule (type, spec or zone) differs from {@code other}'s. */
+  public boolean scheduleDiffers(JobDefinition other) {
+    return scheduleType != other.scheduleType
+        || !scheduleSpec.equals(other.scheduleSpec)
+        || !zone.equals(other.zone);
+  }
+
+  public static Builder builder(String id) {
+    return new Builder(id);
+  }
+
+  public Builder toBuilder() {
+    return new Builder(id)
+        .app(app)
+        .handler(handler)
+        .schedule(scheduleType, scheduleSpec)
+        .zone(zone)
+        .params(params)
+        .routing(routing)
+        .block(block)
+        .timeoutMs(timeoutMs)
+        .retryCount(retryCount)
+        .retryBackoff(retryBackoff)
+        .misfire(misfireStrategy, misfireThresholdMs)
+        .enabled(enabled)
+        .scheduleVersion(scheduleVersion)
+        .version(version)
+        .createdMs(createdMs)
+        .updatedMs(updatedMs);
+  }
+
+  /** Fills the defaults an operator expects: UTC, FIRST, SERIAL_EXECUTION, DO_NOTHING after 5 s. */
+  public static final class Builder {
+    private final String id;
+    private String app = "";
+    private String handler = "";
+    private ScheduleType scheduleType = ScheduleType.API;
+    private String scheduleSpec = "";
+    private String zone = DEFAULT_ZONE;
+    private String params = "";
+    private RoutingStrategy routing = RoutingStrategy.FIRST;
+    private BlockStrategy block = BlockStrategy.SERIAL_EXECUTION;
+    private long timeoutMs;
+    private int retryCount;
+    private RetryBackoff retryBackoff = RetryBackoff.DEFAULT;
+    private MisfireStrategy misfireStrategy = MisfireStrategy.DO_NOTHING;
+    private long misfireThresholdMs = DEFAULT_MISFIRE_THRESHOLD_MS;
+    private boolean enabled = true;
+    private long scheduleVersion;
+    private long version;
+    private long createdMs;
+    private long updatedMs;
+
+    private Builder(String id) {
+      this.id = id;
+    }
+
+    public Builder app(String app) {
+      this.app = app;
+      return this;
+    }
+
+    public Builder handler(String handler) {
+      this.handler = handler;
+      return this;
+    }
+
+    public Builder schedule(ScheduleType type, String spec) {
+      this.scheduleType = type;
+      this.scheduleSpec = spec;
+      return this;
+    }
+
+    public Builder cron(String expression) {
+      return schedule(ScheduleType.CRON, expression);
+    }
+
+    public Builder fixedRate(long intervalMs) {
+      return schedule(ScheduleType.FIXED_RATE, Long.toString(intervalMs));
+    }
+
+    public Builder fixedDelay(long intervalMs) {
+      return schedule(ScheduleType.FIXED_DELAY, Long.toString(intervalMs));
+    }
+
+    public Builder oneShot(long atMs) {
+      return schedule(ScheduleType.ONE_SHOT, Long.toString(atMs));
+    }
+
+    public Builder zone(String zone) {
+      this.zone = zone;
+      return this;
+    }
+
+    public Builder params(String params) {
+      this.params = params;
+      return this;
+    }
+
+    public Builder routing(RoutingStrategy routing) {
+      this.routing = routing;
+      return this;
+    }
+
+    public Builder block(BlockStrategy block) {
+      this.block = block;
+      return this;
+    }
+
+    public Builder timeoutMs(long timeoutMs) {
+      this.timeoutMs = timeoutMs;
+      return this;
+    }
+
+    public Builder retryCount(int retryCount) {
+      this.retryCount = retryCount;
+      return this;
+    }
+
+    public Builder retryBackoff(RetryBackoff retryBackoff) {
+      this.retryBackoff = retryBackoff;
+      return this;
+    }
+
+    public Builder misfire(MisfireStrategy strategy, long thresholdMs) {
+      this.misfireStrategy = strategy;
+      this.misfireThresholdMs = thresholdMs;
+      return this;
+    }
+
+    public Builder enabled(boolean enabled) {
+      this.enabled = enabled;
+      return this;
+    }
+
+    public Builder scheduleVersion(long scheduleVersion) {
+      this.scheduleVersion = scheduleVersion;
+      return this;
+    }
+
+    public Builder version(long version) {
+      this.version = version;
+      return this;
+    }
+
+    public Builder createdMs(long createdMs) {
+      this.createdMs = createdMs;
+      return this;
+    }
+
+    public Builder updatedMs(long updatedMs) {
+      this.updatedMs = updatedMs;
+      return this;
+    }
+
+    public JobDefinition build() {
+      return new JobDefinition(
+          id,
+          app,
+          handler,
+          scheduleType,
+          scheduleSpec,
+          zone,
+          params,
+          routing,
+          block,
+          timeoutMs,
+          retryCount,
+          retryBackoff,
+          misfireStrategy,
+          misfireThresholdMs,
+          enabled,
+          scheduleVersion,
+          version,
+          createdMs,
+          updatedMs);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package dev.kairos.core.model;
+
+import dev.kairos.core.error.KairosException;
+import dev.kairos.core.redis.JobFields;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Converts a {@link JobDefinition} to and from its Redis hash ({@link JobFields} names, every value
+ * a string). Booleans are {@code "true"}/{@code "false"}; enums their names; numbers decimal; the
+ * retry backoff {@link RetryBackoff#encode()}. The runtime fields {@code nextFireMs} and {@code
+ * lastFireMs} belong to the store and scanner and are not part of the definition.
+ */
+public final class JobHash {
+
+  private JobHash() {}
+
+  public static Map<String, String> toHash(JobDefinition job) {
+    Map<String, String> hash = new LinkedHashMap<>();
+    hash.put(JobFields.ID, job.id());
+    hash.put(JobFields.APP, job.app());
+    hash.put(JobFields.HANDLER, job.handler());
+    hash.put(JobFields.SCHEDULE_TYPE, job.scheduleType().name());
+    hash.put(JobFields.SCHEDULE, job.scheduleSpec());
+    hash.put(JobFields.ZONE, job.zone());
+    hash.put(JobFields.PARAMS, job.params());
+    hash.put(JobFields.ROUTING, job.routing().name());
+    hash.put(JobFields.BLOCK, job.block().name());
+    hash.put(JobFields.TIMEOUT_MS, Long.toString(job.timeoutMs()));
+    hash.put(JobFields.RETRY_COUNT, Integer.toString(job.retryCount()));
+    hash.put(JobFields.RETRY_BACKOFF, job.retryBackoff().encode());
+    hash.put(JobFields.MISFIRE, job.misfireStrategy().name());
+    hash.put(JobFields.MISFIRE_THRESHOLD_MS, Long.toString(job.misfireThresholdMs()));
+    hash.put(JobFields.ENABLED, Boolean.toString(job.enabled()));
+    hash.put(JobFields.SCHEDULE_VERSION, Long.toString(job.scheduleVersion()));
+    hash.put(JobFields.VERSION, Long.toString(job.version()));
+    hash.put(JobFields.CREATED_MS, Long.toString(job.createdMs()));
+    hash.put(JobFields.UPDATED_MS, Long.toString(job.updatedMs()));
+    return hash;
+  }
+
+  /**
+   * Reads a job hash; extra fields (runtime ones, fields of a newer version) are ignored.
+   *
+   * @throws KairosException naming the job and field when a field is missing or malformed
+   */
+  public static JobDefinition fromHash(Map<String, String> hash) {
+    String id = hash.get(JobFields.ID);
+    if (id == null) {
+      throw new KairosException("job hash has no '" + JobFields.ID + "' field: " + hash.keySet());
+    }
+    Reader r = new Reader(id, hash);
+    return new JobDefinition(
+        id,
+        r.text(JobFields.APP),
+        r.text(JobFields.HANDLER),
+        r.enumValue(JobFields.SCHEDULE_TYPE, ScheduleType.class),
+        r.text(JobFields.SCHEDULE),
+        r.text(JobFields.ZONE),
+        r.text(JobFields.PARAMS),
+        r.enumValue(JobFields.ROUTING, RoutingStrategy.class),
+        r.enumValue(JobFields.BLOCK, BlockStrategy.class),
+        r.number(JobFields.TIMEOUT_MS),
+        (int) r.number(JobFields.RETRY_COUNT),
+        r.backoff(),
+        r.enumValue(JobFields.MISFIRE, MisfireStrategy.class),
+        r.number(JobFields.MISFIRE_THRESHOLD_MS),
+        r.bool(JobFields.ENABLED),
+        r.number(JobFields.SCHEDULE_VERSION),
+        r.number(JobFields.VERSION),
+        r.number(JobFields.CREATED_MS),
+        r.number(JobFields.UPDATED_MS));
+  }
+
+  private record Reader(String id, Map<String, String> hash) {
+
+    String text(String field) {
+      String value = hash.get(field);
+      if (value == null) {
+        throw corrupt(field, "missing");
+      }
+      return value;
+    }
+
+    long number(String field) {
+      String value = text(field);
+      try {
+        return Long.parseLong(value);
+      } catch (NumberFormatException e) {
+        throw corrupt(field, "not a number: " + value);
+      }
+    }
+
+    boolean bool(String field) {
+      String value = text(field);
+      if (value.equals("true") || value.equals("false")) {
+        return value.equals("true");
+      }
+      throw corrupt(field, "not true/false: " + value);
+    }
+
+    <E extends Enum<E>> E enumValue(String field, Class<E> type) {
+      String value = text(field);
+      try {
+        return Enum.valueOf(type, value);
+      } catch (IllegalArgumentException e) {
+        throw corrupt(field, "not a " + type.getSimpleName() + ": " + value);
+      }
+    }
+
+    RetryBackoff backoff() {
+      try {
+        return RetryBackoff.decode(text(JobFields.RETRY_BACKOFF));
+      } catch (IllegalArgumentException e) {
+        throw corrupt(JobFields.RETRY_BACKOFF, e.getMessage());
+      }
+    }
+
+    private KairosException corrupt(String field, String problem) {
+      return new KairosException("job " + id + ": field '" + field + "' " + problem);
+    }
+  }
+}
