@@ -1,0 +1,222 @@
+package dev.kairos.devinfra;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.rocketmq.broker.BrokerController;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.constant.PermName;
+import org.apache.rocketmq.common.namesrv.NamesrvConfig;
+import org.apache.rocketmq.namesrv.NamesrvController;
+import org.apache.rocketmq.remoting.netty.NettyServerConfig;
+import org.apache.rocketmq.remoting.protocol.route.QueueData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real RocketMQ 5.3 NameServer and one Broker (name and cluster {@code kairos}) running in this
+ * JVM on free loopback ports. Topics are not auto-created: create them with {@link
+ * #createTopic(String, int)}.
+ *
+ * <p>RocketMQ keeps process-wide state (the broker config path, client instances) and its shutdown
+ * takes seconds, so run one per test JVM — {@link RealInfraExtension} shares one.
+ *
+ * <p>Layout under the given directory: {@code namesrv/} (kv config), {@code store/} (commit log,
+ * consume queues, index, {@code config/} with topics and consumer offsets).
+ */
+public final class EmbeddedRocketMq implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedRocketMq.class);
+  private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Lifecycle lifecycle = new Lifecycle("rocketmq");
+  private final Path storeDir;
+  private final int brokerPort;
+  private final NamesrvController nameServer;
+  private final String nameServerAddress;
+  private final Map<String, Integer> topics = new ConcurrentHashMap<>();
+  private BrokerController broker;
+  private DefaultMQAdminExt admin;
+
+  private EmbeddedRocketMq(Path storeDir, int brokerPort, NamesrvController nameServer) {
+    this.storeDir = storeDir;
+    this.brokerPort = brokerPort;
+    this.nameServer = nameServer;
+    this.nameServerAddress = "127.0.0.1:" + nameServer.getNettyServerConfig().getListenPort();
+  }
+
+  /** Starts the NameServer and the Broker under {@code dir}; returns once the broker registered. */
+  public static EmbeddedRocketMq start(Path dir) {
+    long began = System.nanoTime();
+    EmbeddedRocketMq mq;
+    try {
+      Path namesrvDir = Files.createDirectories(dir.resolve("namesrv"));
+      Path storeDir = Files.createDirectories(dir.resolve("store"));
+      NamesrvConfig namesrvConfig = new NamesrvConfig();
+      namesrvConfig.setKvConfigPath(namesrvDir.resolve("kvConfig.json").toString());
+      namesrvConfig.setConfigStorePath(namesrvDir.resolve("namesrv.properties").toString());
+      NettyServerConfig namesrvNetty = new NettyServerConfig();
+      namesrvNetty.setBindAddress("127.0.0.1");
+      namesrvNetty.setListenPort(FreePorts.pick());
+      NamesrvController nameServer = new NamesrvController(namesrvConfig, namesrvNetty);
+      int brokerPort =
+          FreePorts.pickBlock(0, RocketMqBroker.FAST_CHANNEL_OFFSET, RocketMqBroker.HA_OFFSET);
+      mq = new EmbeddedRocketMq(storeDir, brokerPort, nameServer);
+    } catch (Exception e) {
+      throw new IllegalStateException("rocketmq failed to prepare under " + dir + ": " + e, e);
+    }
+    mq.lifecycle.markStarted();
+    try {
+      if (!mq.nameServer.initialize()) {
+        throw new IllegalStateException("NameServer did not initialize");
+      }
+      mq.nameServer.start();
+      long namesrvMillis = Millis.since(began);
+      mq.startBroker();
+      mq.admin = new DefaultMQAdminExt();
+      mq.admin.setNamesrvAddr(mq.nameServerAddress);
+      mq.admin.setInstanceName("kairos-devinfra-admin-" + mq.brokerPort);
+      mq.admin.start();
+      mq.awaitBrokerRegistered();
+      log.info(
+          "rocketmq started: name server {} (in {} ms), broker {} — total {} ms",
+          mq.nameServerAddress,
+          namesrvMillis,
+          mq.brokerAddress(),
+          Millis.since(began));
+      return mq;
+    } catch (Exception e) {
+      mq.close();
+      throw new IllegalStateException("rocketmq failed to start under " + dir + ": " + e, e);
+    }
+  }
+
+  /** {@code 127.0.0.1:<port>} of the NameServer: what producers and consumers are given. */
+  public String nameServerAddress() {
+    return nameServerAddress;
+  }
+
+  /** {@code 127.0.0.1:<port>} of the broker. */
+  public String brokerAddress() {
+    return "127.0.0.1:" + brokerPort;
+  }
+
+  /**
+   * Creates (or updates) {@code topic} with {@code queues} read and write queues and returns once
+   * the NameServer serves its route with that many queues. Idempotent.
+   */
+  public synchronized void createTopic(String topic, int queues) {
+    lifecycle.requireStarted();
+    if (queues < 1) {
+      throw new IllegalArgumentException("a topic needs at least one queue, got " + queues);
+    }
+    try {
+      TopicConfig config =
+          new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
+      admin.createAndUpdateTopicConfig(brokerAddress(), config);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topic " + topic + ": " + e, e);
+    }
+    topics.put(topic, queues);
+    // Without this the NameServer learns the route at the next periodic registration (~30 s).
+    broker.registerBrokerAll(true, false, true);
+    awaitRoute(topic, queues);
+  }
+
+  /**
+   * Stops the broker for real (its ports close, the store is flushed) and starts a new one on the
+   * same port and store; returns once every topic created here is routed again. Messages and
+   * consumer offsets survive.
+   */
+  public synchronized void restartBroker() {
+    lifecycle.requireStarted();
+    long began = System.nanoTime();
+    broker.shutdown();
+    broker = null;
+    try {
+      startBroker();
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "broker did not come back on " + brokerAddress() + ": " + e, e);
+    }
+    topics.forEach(this::awaitRoute);
+    log.info("rocketmq broker restarted on {} in {} ms", brokerAddress(), Millis.since(began));
+  }
+
+  @Override
+  public synchronized void close() {
+    if (!lifecycle.markClosed()) {
+      return;
+    }
+    long began = System.nanoTime();
+    if (admin != null) {
+      admin.shutdown();
+    }
+    if (broker != null) {
+      broker.shutdown();
+    }
+    nameServer.shutdown();
+    log.info("rocketmq closed in {} ms", Millis.since(began));
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedRocketMq[nameServer=" + nameServerAddress + ", broker=" + brokerAddress() + "]";
+  }
+
+  private void startBroker() throws Exception {
+    BrokerController created = RocketMqBroker.create(storeDir, brokerPort, nameServerAddress);
+    if (!created.initialize()) {
+      created.shutdown();
+      throw new IllegalStateException("broker did not initialize (store " + storeDir + ")");
+    }
+    created.start();
+    broker = created;
+  }
+
+  private void awaitBrokerRegistered() {
+    Poll.until(
+        ROUTE_TIMEOUT,
+        "broker " + brokerAddress() + " to register with name server " + nameServerAddress,
+        () -> {
+          try {
+            return admin
+                .examineBrokerClusterInfo()
+                .getBrokerAddrTable()
+                .containsKey(RocketMqBroker.NAME);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  private void awaitRoute(String topic, int queues) {
+    Poll.until(
+        ROUTE_TIMEOUT,
+        "name server "
+            + nameServerAddress
+            + " to route topic "
+            + topic
+            + " with "
+            + queues
+            + " queues",
+        () -> {
+          TopicRouteData route;
+          try {
+            route = admin.examineTopicRouteInfo(topic);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+          return route.getBrokerDatas().stream().anyMatch(b -> !b.getBrokerAddrs().isEmpty())
+              && route.getQueueDatas().stream()
+                      .mapToInt(QueueData::getWriteQueueNums)
+                      .filter(n -> n == queues)
+                      .count()
+                  == 1;
+        });
+  }
+}

@@ -1,0 +1,40 @@
+package dev.kairos.devinfra;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/** Waits for a condition with a deadline and a message, never for a fixed time. */
+final class Poll {
+
+  private static final long STEP_MILLIS = 50;
+
+  private Poll() {}
+
+  /**
+   * Polls until {@code condition} returns true; exceptions it throws count as "not yet". On timeout
+   * throws {@link IllegalStateException} with {@code what} and the last exception as cause.
+   */
+  static void until(Duration timeout, String what, Supplier<Boolean> condition) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    RuntimeException last = null;
+    while (true) {
+      try {
+        if (Boolean.TRUE.equals(condition.get())) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        last = e;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException(
+            "timed out after " + timeout + " waiting for " + what, last);
+      }
+      try {
+        Thread.sleep(STEP_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for " + what, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package dev.kairos.devinfra;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One redis-server child process with its own directory (config, log, AOF, nodes.conf) and a fixed
+ * port, so it can be stopped and started again with the same identity.
+ *
+ * <p>We run the binary ourselves rather than through embedded-redis' RedisServer: that class closes
+ * the server's stdout after the ready line (so the log is lost) and registers a new shutdown hook
+ * on every start. Here the log goes to {@code redis.log} and readiness is a real PING answered with
+ * PONG (a server loading its AOF answers LOADING and is not ready yet).
+ */
+final class RedisProcess {
+
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
+  private static final long STOP_GRACE_SECONDS = 10;
+
+  private final Path binary;
+  private final Path dir;
+  private final int port;
+  private final List<String> extraConfig;
+  private Process process;
+
+  RedisProcess(Path binary, Path dir, int port, List<String> extraConfig) {
+    this.binary = binary;
+    this.dir = dir;
+    this.port = port;
+    this.extraConfig = List.copyOf(extraConfig);
+  }
+
+  int port() {
+    return port;
+  }
+
+  Path dir() {
+    return dir;
+  }
+
+  synchronized boolean isRunning() {
+    return process != null && process.isAlive();
+  }
+
+  synchronized void start() {
+    if (isRunning()) {
+      throw new IllegalStateException("redis on port " + port + " is already running");
+    }
+    try {
+      Files.createDirectories(dir);
+      Path config = writeConfig();
+      Path log = dir.resolve("redis.log");
+      process =
+          new ProcessBuilder(binary.toString(), config.toString())
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+      ChildProcesses.register(process);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start redis-server on port " + port, e);
+    }
+    Process started = process;
+    Poll.until(
+        READY_TIMEOUT,
+        "redis-server on 127.0.0.1:"
+            + port
+            + " to answer PING (log: "
+            + dir.resolve("redis.log")
+            + ")",
+        () -> {
+          if (!started.isAlive()) {
+            throw new IllegalStateException(
+                "redis-server exited with "
+                    + started.exitValue()
+                    + "; see "
+                    + dir.resolve("redis.log"));
+          }
+          return "+PONG".equals(ping());
+        });
+  }
+
+  synchronized void stop() {
+    if (process != null) {
+      ChildProcesses.terminate(process, STOP_GRACE_SECONDS);
+      process = null;
+    }
+  }
+
+  synchronized long pid() {
+    return process == null ? -1 : process.pid();
+  }
+
+  private Path writeConfig() throws IOException {
+    List<String> lines = new ArrayList<>();
+    lines.add("bind 127.0.0.1");
+    lines.add("port " + port);
+    lines.add("protected-mode no");
+    lines.add("daemonize no");
+    // Always set dir: otherwise AOF and nodes.conf land next to the binary.
+    lines.add("dir " + dir.toAbsolutePath());
+    lines.add("logfile \"\"");
+    lines.add("save \"\"");
+    lines.add("appendonly yes");
+    lines.add("appendfsync everysec");
+    lines.addAll(extraConfig);
+    Path config = dir.resolve("redis.conf");
+    Files.write(config, lines, StandardCharsets.UTF_8);
+    return config;
+  }
+
+  /** Sends an inline PING and returns the first reply line, or null if nobody answers. */
+  private String ping() {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+      socket.setSoTimeout(1_000);
+      OutputStream out = socket.getOutputStream();
+      out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      StringBuilder reply = new StringBuilder();
+      int c;
+      while ((c = in.read()) != -1 && c != '\r') {
+        reply.append((char) c);
+      }
+      return reply.toString();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.kairos.devinfra;
+
+import java.nio.file.Path;
+import org.apache.rocketmq.broker.BrokerController;
+import org.apache.rocketmq.broker.BrokerPathConfigHelper;
+import org.apache.rocketmq.common.BrokerConfig;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
+import org.apache.rocketmq.remoting.netty.NettyServerConfig;
+import org.apache.rocketmq.store.config.FlushDiskType;
+import org.apache.rocketmq.store.config.MessageStoreConfig;
+
+/**
+ * Builds the in-JVM broker: name and cluster {@value #NAME}, master id 0, topics created only on
+ * request, and a store with small files (the defaults are a 1 GB commit log and ~420 MB index
+ * files, sparse but still alarming in a work dir).
+ *
+ * <p>Ports: listen port p, the "fast" (VIP) channel that clients use for sends on p - 2, and the HA
+ * port p + 1.
+ */
+final class RocketMqBroker {
+
+  static final String NAME = "kairos";
+  static final int FAST_CHANNEL_OFFSET = -2;
+  static final int HA_OFFSET = 1;
+
+  private static final int COMMIT_LOG_FILE_BYTES = 16 * 1024 * 1024;
+  private static final int CONSUME_QUEUE_ENTRY_BYTES = 20;
+  private static final int CONSUME_QUEUE_ENTRIES_PER_FILE = 30_000;
+
+  private RocketMqBroker() {}
+
+  static BrokerController create(Path storeDir, int port, String nameServerAddress) {
+    BrokerConfig broker = new BrokerConfig();
+    broker.setBrokerName(NAME);
+    broker.setBrokerClusterName(NAME);
+    broker.setBrokerId(0);
+    broker.setBrokerIP1("127.0.0.1");
+    broker.setNamesrvAddr(nameServerAddress);
+    broker.setListenPort(port);
+    broker.setAutoCreateTopicEnable(false);
+    broker.setAutoCreateSubscriptionGroup(true);
+    broker.setFetchNamesrvAddrByAddressServer(false);
+    broker.setTraceTopicEnable(false);
+
+    NettyServerConfig server = new NettyServerConfig();
+    server.setBindAddress("127.0.0.1");
+    server.setListenPort(port);
+    server.setServerWorkerThreads(4);
+    server.setServerCallbackExecutorThreads(2);
+
+    MessageStoreConfig store = new MessageStoreConfig();
+    store.setStorePathRootDir(storeDir.toString());
+    store.setStorePathCommitLog(storeDir.resolve("commitlog").toString());
+    store.setMappedFileSizeCommitLog(COMMIT_LOG_FILE_BYTES);
+    store.setMappedFileSizeConsumeQueue(CONSUME_QUEUE_ENTRIES_PER_FILE * CONSUME_QUEUE_ENTRY_BYTES);
+    store.setMaxHashSlotNum(10_000);
+    store.setMaxIndexNum(40_000);
+    store.setHaListenPort(port + HA_OFFSET);
+    store.setFlushDiskType(FlushDiskType.ASYNC_FLUSH);
+    // Delayed messages are not part of the contract; the timer wheel would add two more big files.
+    store.setTimerWheelEnable(false);
+    // A nearly full build disk must not turn the broker read-only under the tests.
+    store.setDiskMaxUsedSpaceRatio(98);
+
+    // The broker writes broker.properties here; the default is ~/store/config.
+    BrokerPathConfigHelper.setBrokerConfigPath(
+        storeDir.resolve("config").resolve("broker.properties").toString());
+    return new BrokerController(broker, server, new NettyClientConfig(), store);
+  }
+}
