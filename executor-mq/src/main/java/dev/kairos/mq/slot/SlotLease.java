@@ -1,0 +1,198 @@
+package dev.kairos.mq.slot;
+
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.mq.Lifecycle;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One executor instance's lease on a slot of its app: the lowest free slot in {@code 0..Q-1},
+ * claimed at {@link #start()}, renewed by a named background thread, released at {@link #close()}.
+ *
+ * <p>{@link #isValid()} answers from a local monotonic deadline (see {@link LeaseDeadline}) so a
+ * paused or partitioned instance stops starting work before Redis lets another instance take the
+ * slot. A lease lost to another instance stays lost: the owner closes it and claims a new one.
+ */
+public final class SlotLease implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(SlotLease.class);
+
+  private final SlotLeaseConfig config;
+  private final SlotScripts scripts;
+  private final LeaseDeadline deadline;
+  private final Lifecycle lifecycle = new Lifecycle("SlotLease");
+  private final AtomicLong renewals = new AtomicLong();
+  private final AtomicLong renewalFailures = new AtomicLong();
+  private volatile boolean busy;
+  private volatile boolean lost;
+  private volatile int slot = -1;
+  private ScheduledExecutorService renewer;
+
+  public SlotLease(KairosRedis redis, SlotLeaseConfig config) {
+    this(redis, config, System::nanoTime);
+  }
+
+  SlotLease(KairosRedis redis, SlotLeaseConfig config, LongSupplier nanoTime) {
+    this.config = config;
+    this.scripts = new SlotScripts(redis);
+    this.deadline = new LeaseDeadline(nanoTime, config.trustedWindow().toNanos());
+  }
+
+  /**
+   * Claims the lowest free slot and starts renewing it.
+   *
+   * @throws NoFreeSlotException when all Q slots are leased; the lease is then closed
+   */
+  public void start() {
+    lifecycle.start();
+    long started = deadline.attemptStarted();
+    SlotScripts.Answer answer;
+    try {
+      answer =
+          scripts.claim(
+              config.app(),
+              config.instanceId(),
+              config.slotCount(),
+              config.ttl(),
+              config.host(),
+              config.handlers());
+    } catch (RuntimeException e) {
+      lifecycle.close();
+      throw e;
+    }
+    if (!answer.ok()) {
+      lifecycle.close();
+      throw new NoFreeSlotException(config.app(), config.slotCount());
+    }
+    slot = answer.slot();
+    deadline.confirmed(started);
+    String name = "kairos-slot-lease-" + config.app() + "-" + slot;
+    renewer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, name);
+              t.setDaemon(true);
+              return t;
+            });
+    long every = config.renewInterval().toMillis();
+    renewer.scheduleAtFixedRate(this::renewOnce, every, every, TimeUnit.MILLISECONDS);
+    log.info(
+        "executor {} of app {} leased slot {} of {}",
+        config.instanceId(),
+        config.app(),
+        slot,
+        config.slotCount());
+  }
+
+  /** Runs on the renewal thread only. Catches everything: the loop must outlive a Redis outage. */
+  private void renewOnce() {
+    if (lost || !lifecycle.isStarted()) {
+      return;
+    }
+    long started = deadline.attemptStarted();
+    try {
+      SlotScripts.Answer answer =
+          scripts.renew(config.app(), slot, config.instanceId(), config.ttl(), busy);
+      if (answer.ok()) {
+        deadline.confirmed(started);
+        renewals.incrementAndGet();
+        return;
+      }
+      lost = true;
+      deadline.revoke();
+      log.warn(
+          "executor {} of app {} lost slot {}: the lease expired or another instance holds it;"
+              + " it stops consuming the slot's queue",
+          config.instanceId(),
+          config.app(),
+          slot);
+      renewer.shutdown();
+    } catch (RuntimeException e) {
+      renewalFailures.incrementAndGet();
+      log.warn(
+          "renewing slot {} of app {} failed ({} ms of trust left), will keep trying: {}",
+          slot,
+          config.app(),
+          TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos()),
+          e.toString());
+    }
+  }
+
+  /** Whether this instance may start work from its slot's queues right now. */
+  public boolean isValid() {
+    return lifecycle.isStarted() && deadline.isValid();
+  }
+
+  /** Whether Redis answered that the slot is no longer this instance's. */
+  public boolean isLost() {
+    return lost;
+  }
+
+  /** The leased slot, -1 before {@link #start()}. */
+  public int slot() {
+    return slot;
+  }
+
+  public String instanceId() {
+    return config.instanceId();
+  }
+
+  public SlotLeaseConfig config() {
+    return config;
+  }
+
+  /** Published with the next renewal, for BUSYOVER routing. */
+  public void setBusy(boolean busy) {
+    this.busy = busy;
+  }
+
+  /** Trust left before the local deadline. */
+  public Duration remaining() {
+    return Duration.ofNanos(deadline.remainingNanos());
+  }
+
+  public long renewals() {
+    return renewals.get();
+  }
+
+  public long renewalFailures() {
+    return renewalFailures.get();
+  }
+
+  public Lifecycle.State state() {
+    return lifecycle.state();
+  }
+
+  /** Stops renewing and gives the slot back, unless it was already lost to another instance. */
+  @Override
+  public void close() {
+    boolean wasStarted = lifecycle.isStarted();
+    if (!lifecycle.close()) {
+      return;
+    }
+    deadline.revoke();
+    if (renewer != null) {
+      renewer.shutdownNow();
+    }
+    if (!wasStarted || slot < 0 || lost) {
+      return;
+    }
+    try {
+      boolean released = scripts.release(config.app(), slot, config.instanceId());
+      log.info(
+          "executor {} of app {} {} slot {}",
+          config.instanceId(),
+          config.app(),
+          released ? "released" : "no longer held",
+          slot);
+    } catch (RuntimeException e) {
+      log.warn("releasing slot {} of app {} failed; it expires by TTL: {}", slot, config.app(), e);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.kairos.mq.slot;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kairos.core.error.KairosException;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.LuaScript;
+import dev.kairos.core.redis.RedisKeys;
+import io.lettuce.core.ScriptOutputType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The slot lease scripts and the lease JSON they store; one instance per process is enough. */
+final class SlotScripts {
+
+  /** Outcome of a claim or renewal: {@code slot} is -1 / {@code ok} false when nothing was got. */
+  record Answer(boolean ok, int slot, long nowMs, long expiresMs) {}
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final KairosRedis redis;
+  private final LuaScript claim = LuaScript.load(SlotScripts.class, "claim_slot");
+  private final LuaScript renew = LuaScript.load(SlotScripts.class, "renew_slot");
+  private final LuaScript release = LuaScript.load(SlotScripts.class, "release_slot");
+  private final LuaScript live = LuaScript.load(SlotScripts.class, "live_slots");
+
+  SlotScripts(KairosRedis redis) {
+    this.redis = redis;
+  }
+
+  Answer claim(
+      String app, String instanceId, int slotCount, Duration ttl, String host, List<String> h) {
+    List<Object> reply =
+        claim.eval(
+            redis.sync(),
+            ScriptOutputType.MULTI,
+            new String[] {RedisKeys.slots(app)},
+            instanceId,
+            Integer.toString(slotCount),
+            Long.toString(ttl.toMillis()),
+            host,
+            json(h));
+    int slot = ((Long) reply.get(0)).intValue();
+    return new Answer(slot >= 0, slot, (Long) reply.get(1), (Long) reply.get(2));
+  }
+
+  Answer renew(String app, int slot, String instanceId, Duration ttl, boolean busy) {
+    List<Object> reply =
+        renew.eval(
+            redis.sync(),
+            ScriptOutputType.MULTI,
+            new String[] {RedisKeys.slots(app)},
+            Integer.toString(slot),
+            instanceId,
+            Long.toString(ttl.toMillis()),
+            busy ? "1" : "0");
+    return new Answer((Long) reply.get(0) == 1L, slot, (Long) reply.get(1), (Long) reply.get(2));
+  }
+
+  boolean release(String app, int slot, String instanceId) {
+    Long removed =
+        release.eval(
+            redis.sync(),
+            ScriptOutputType.INTEGER,
+            new String[] {RedisKeys.slots(app)},
+            Integer.toString(slot),
+            instanceId);
+    return removed != null && removed == 1L;
+  }
+
+  /** Unexpired leases as raw JSON, by the lease clock; element 0 of the reply is that clock. */
+  List<String> liveLeaseJson(String app) {
+    List<Object> reply =
+        live.eval(redis.sync(), ScriptOutputType.MULTI, new String[] {RedisKeys.slots(app)});
+    List<String> leases = new ArrayList<>(reply.size());
+    for (int i = 1; i < reply.size(); i++) {
+      leases.add((String) reply.get(i));
+    }
+    return leases;
+  }
+
+  static SlotInfo parse(String json) {
+    try {
+      JsonNode node = JSON.readTree(json);
+      List<String> handlers = new ArrayList<>();
+      // Redis's cjson writes an empty array as {}; both mean "no handlers".
+      node.path("handlers").forEach(h -> handlers.add(h.asText()));
+      return new SlotInfo(
+          node.path("instanceId").asText(),
+          node.path("host").asText(),
+          handlers,
+          node.path("slot").asInt(-1),
+          node.path("lastRenewalMs").asLong(),
+          node.path("expiresMs").asLong(),
+          node.path("busy").asBoolean());
+    } catch (JsonProcessingException e) {
+      throw new KairosException("unreadable slot lease: " + json, e);
+    }
+  }
+
+  private static String json(List<String> handlers) {
+    try {
+      return JSON.writeValueAsString(handlers);
+    } catch (JsonProcessingException e) {
+      throw new KairosException("cannot encode handlers " + handlers, e);
+    }
+  }
+}
