@@ -1,0 +1,384 @@
+package dev.kairos.coordinator.scan;
+
+import dev.kairos.coordinator.assign.FireAssigner;
+import dev.kairos.coordinator.assign.FireAssigner.NodePicker;
+import dev.kairos.coordinator.assign.LiveNodes;
+import dev.kairos.coordinator.claim.ClaimBatch;
+import dev.kairos.coordinator.claim.ClaimOutcome;
+import dev.kairos.coordinator.claim.Fire;
+import dev.kairos.coordinator.claim.JobClaim;
+import dev.kairos.coordinator.fence.StaleTermException;
+import dev.kairos.coordinator.wheel.WheelEntry;
+import dev.kairos.coordinator.wheel.WheelNotifier;
+import dev.kairos.core.error.KairosException;
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.JobHash;
+import dev.kairos.core.model.TriggerId;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.FirePlan;
+import dev.kairos.core.schedule.FireWindow;
+import dev.kairos.core.schedule.NextDue;
+import dev.kairos.core.schedule.Schedule;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's scan: for a term T, reads every shard's due jobs up to now + pre-read, plans their
+ * fires with {@link FireWindow}, assigns each fire to a live node and claims a batch with one
+ * {@code claim_fires.lua} call per shard per batch. The shards run concurrently on the async
+ * connection (64 pipelined chains, not 64 sequential round trips); within a shard, batches follow
+ * each other while a batch came back full.
+ *
+ * <p>Planning runs on the Redis reply threads: it is pure arithmetic over already-read hashes, a
+ * few microseconds per job, and keeps a pass free of thread hand-offs.
+ */
+public final class DueFireScanner {
+
+  private static final Logger log = LoggerFactory.getLogger(DueFireScanner.class);
+
+  /** Parsed schedules per job, reused while the schedule version is unchanged. */
+  private static final int MAX_CACHED_SCHEDULES = 100_000;
+
+  private final KairosRedis redis;
+  private final RedisKeys keys;
+  private final ScanConfig config;
+  private final LongSupplier clock;
+  private final LiveNodes liveNodes;
+  private final FireAssigner assigner;
+  private final WheelNotifier notifier;
+  private final FireWindow fireWindow;
+  private final Map<String, CachedSchedule> schedules = new ConcurrentHashMap<>();
+
+  private final Counter claimedFires;
+  private final Counter fenceRejections;
+  private final Counter casSkips;
+  private final Counter duplicates;
+  private final Counter misfires;
+  private final Counter jobErrors;
+  private final Counter noLiveNodes;
+
+  public DueFireScanner(
+      KairosRedis redis,
+      RedisKeys keys,
+      ScanConfig config,
+      LongSupplier clock,
+      LiveNodes liveNodes,
+      FireAssigner assigner,
+      WheelNotifier notifier,
+      FireWindow fireWindow,
+      MeterRegistry meters) {
+    this.redis = redis;
+    this.keys = keys;
+    this.config = config;
+    this.clock = clock;
+    this.liveNodes = liveNodes;
+    this.assigner = assigner;
+    this.notifier = notifier;
+    this.fireWindow = fireWindow;
+    this.claimedFires = meters.counter("kairos.claims.fires");
+    this.fenceRejections = meters.counter("kairos.fence.rejections", "op", "claim");
+    this.casSkips = meters.counter("kairos.claims.cas.skips");
+    this.duplicates = meters.counter("kairos.claims.duplicates");
+    this.misfires = meters.counter("kairos.scan.misfires");
+    this.jobErrors = meters.counter("kairos.scan.job.errors");
+    this.noLiveNodes = meters.counter("kairos.scan.no.live.nodes");
+  }
+
+  /** One pass for {@code term}; see {@link #scan(long, BooleanSupplier)}. */
+  public ScanReport scan(long term) {
+    return scan(term, () -> true);
+  }
+
+  /**
+   * One pass over every shard for leader term {@code term}.
+   *
+   * @param stillLeading checked before every batch; once false the pass ends early (in-flight
+   *     script calls complete, and the shard fences keep a stale term out regardless)
+   * @throws StaleTermException when a shard is fenced by a higher term: the caller must stop
+   *     leading at once
+   */
+  public ScanReport scan(long term, BooleanSupplier stillLeading) {
+    long began = System.nanoTime();
+    List<String> nodes = liveNodes.current();
+    if (nodes.isEmpty()) {
+      noLiveNodes.increment();
+      log.warn("term={} no live node to assign fires to; skipping this scan pass", term);
+      return new ScanReport(term, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+    long now = clock.getAsLong();
+    Pass pass =
+        new Pass(
+            term, now, now + config.preRead().toMillis(), assigner.forPass(nodes), stillLeading);
+    List<CompletableFuture<Void>> shards = new ArrayList<>(keys.shards());
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      shards.add(pass.page(shard, 0, 0));
+    }
+    awaitAll(pass, shards);
+    return pass.report((System.nanoTime() - began) / 1_000_000);
+  }
+
+  private void awaitAll(Pass pass, List<CompletableFuture<Void>> shards) {
+    try {
+      CompletableFuture.allOf(shards.toArray(CompletableFuture[]::new))
+          .get(
+              config.redisTimeout().toMillis() * config.maxBatchesPerShard(),
+              TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      pass.abort.set(true);
+      Thread.currentThread().interrupt();
+      throw new KairosException("term " + pass.term + ": scan interrupted", e);
+    } catch (TimeoutException e) {
+      pass.abort.set(true);
+      throw new KairosException("term " + pass.term + ": scan pass timed out", e);
+    } catch (ExecutionException e) {
+      pass.abort.set(true);
+      Throwable cause = e.getCause() instanceof CompletionException c ? c.getCause() : e.getCause();
+      if (cause instanceof StaleTermException stale) {
+        throw stale;
+      }
+      throw new KairosException("term " + pass.term + ": scan pass failed", cause);
+    }
+  }
+
+  /** The state of one pass; shared by the shards' chains, hence the atomics. */
+  private final class Pass {
+    final long term;
+    final long now;
+    final long horizon;
+    final NodePicker picker;
+    final BooleanSupplier stillLeading;
+    final AtomicBoolean abort = new AtomicBoolean();
+    final AtomicInteger jobsSeen = new AtomicInteger();
+    final AtomicInteger fires = new AtomicInteger();
+    final AtomicInteger skips = new AtomicInteger();
+    final AtomicInteger dups = new AtomicInteger();
+    final AtomicInteger misfired = new AtomicInteger();
+    final AtomicInteger errors = new AtomicInteger();
+    final AtomicInteger batches = new AtomicInteger();
+
+    Pass(long term, long now, long horizon, NodePicker picker, BooleanSupplier stillLeading) {
+      this.term = term;
+      this.now = now;
+      this.horizon = horizon;
+      this.picker = picker;
+      this.stillLeading = stillLeading;
+    }
+
+    /**
+     * Reads a page of due jobs of {@code shard} starting at {@code offset}, claims it, and follows
+     * with the next page while the page was full. Claimed jobs leave the range, so the next page
+     * starts after the jobs of this one that stayed (skipped or unchanged).
+     */
+    CompletableFuture<Void> page(int shard, int offset, int batchNo) {
+      if (abort.get() || !stillLeading.getAsBoolean()) {
+        return CompletableFuture.completedFuture(null);
+      }
+      RedisClusterAsyncCommands<String, String> async = redis.async();
+      return async
+          .zrangebyscoreWithScores(
+              RedisKeys.due(shard),
+              Range.create(Double.NEGATIVE_INFINITY, (double) horizon),
+              Limit.create(offset, config.batchSize()))
+          .toCompletableFuture()
+          .thenCompose(due -> readJobs(async, shard, due))
+          .thenCompose(
+              jobs -> {
+                jobsSeen.addAndGet(jobs.size());
+                Planned planned = plan(shard, jobs);
+                if (planned.batch.isEmpty()) {
+                  return CompletableFuture.completedFuture(new Claimed(planned, null));
+                }
+                if (abort.get() || !stillLeading.getAsBoolean()) {
+                  return CompletableFuture.completedFuture(new Claimed(planned, null));
+                }
+                batches.incrementAndGet();
+                return planned
+                    .batch
+                    .send(async)
+                    .toCompletableFuture()
+                    .thenApply(outcome -> new Claimed(planned, outcome));
+              })
+          .thenCompose(
+              claimed -> {
+                int stayed = settle(shard, claimed);
+                boolean full = claimed.planned.read == config.batchSize();
+                if (full && batchNo + 1 < config.maxBatchesPerShard()) {
+                  return page(shard, offset + stayed, batchNo + 1);
+                }
+                if (full) {
+                  log.warn(
+                      "term={} shard={} hit {} batches in one pass; the next pass continues",
+                      term,
+                      shard,
+                      config.maxBatchesPerShard());
+                }
+                return CompletableFuture.completedFuture(null);
+              });
+    }
+
+    private CompletableFuture<List<DueJob>> readJobs(
+        RedisClusterAsyncCommands<String, String> async, int shard, List<ScoredValue<String>> due) {
+      List<CompletableFuture<Map<String, String>>> hashes = new ArrayList<>(due.size());
+      for (ScoredValue<String> entry : due) {
+        hashes.add(async.hgetall(RedisKeys.job(shard, entry.getValue())).toCompletableFuture());
+      }
+      return CompletableFuture.allOf(hashes.toArray(CompletableFuture[]::new))
+          .thenApply(
+              done -> {
+                List<DueJob> jobs = new ArrayList<>(due.size());
+                for (int i = 0; i < due.size(); i++) {
+                  jobs.add(
+                      new DueJob(
+                          due.get(i).getValue(),
+                          (long) due.get(i).getScore(),
+                          hashes.get(i).join()));
+                }
+                return jobs;
+              });
+    }
+
+    private Planned plan(int shard, List<DueJob> jobs) {
+      ClaimBatch batch =
+          new ClaimBatch(shard, term, now, config.dedupWindow().toMillis(), config.eventsMaxLen());
+      int unchanged = 0;
+      for (DueJob due : jobs) {
+        JobClaim claim = planOne(due);
+        if (claim == null) {
+          unchanged++;
+        } else {
+          batch.add(claim);
+        }
+      }
+      return new Planned(jobs.size(), unchanged, batch);
+    }
+
+    /** The claim of one job, or null when there is nothing to write for it. */
+    private JobClaim planOne(DueJob due) {
+      if (due.hash.isEmpty()) {
+        errors.incrementAndGet();
+        jobErrors.increment();
+        log.warn("term={} jobId={} is in the due set but has no job hash; skipped", term, due.id);
+        return null;
+      }
+      try {
+        JobDefinition job = JobHash.fromHash(due.hash);
+        if (!job.enabled()) {
+          log.warn("term={} jobId={} is disabled but still in the due set; skipped", term, due.id);
+          return null;
+        }
+        FirePlan plan = fireWindow.plan(job, schedule(job), due.score, now, horizon);
+        if (plan.misfired()) {
+          misfired.incrementAndGet();
+          misfires.increment();
+          log.info("term={} jobId={} misfired (due {} at now {})", term, job.id(), due.score, now);
+        }
+        if (plan.fireTimes().isEmpty()
+            && plan.next().kind() == NextDue.Kind.AT
+            && plan.next().atMs() == due.score) {
+          return null;
+        }
+        List<Fire> fires = new ArrayList<>(plan.fireTimes().size());
+        for (long fireMs : plan.fireTimes()) {
+          fires.add(new Fire(fireMs, picker.pick(job.id(), fireMs)));
+        }
+        return new JobClaim(job.id(), due.score, job.scheduleVersion(), plan.next(), fires);
+      } catch (KairosException | IllegalArgumentException e) {
+        errors.incrementAndGet();
+        jobErrors.increment();
+        log.warn("term={} jobId={} cannot be planned, skipped: {}", term, due.id, e.getMessage());
+        return null;
+      }
+    }
+
+    /** Counts the outcome, notifies the nodes, and returns how many jobs stayed in the range. */
+    private int settle(int shard, Claimed claimed) {
+      ClaimOutcome outcome = claimed.outcome;
+      if (outcome == null) {
+        return claimed.planned.unchanged + claimed.planned.batch.jobs().size();
+      }
+      if (!outcome.accepted()) {
+        fenceRejections.increment();
+        abort.set(true);
+        throw new StaleTermException(term, outcome.fence(), shard);
+      }
+      List<JobClaim> jobs = claimed.planned.batch.jobs();
+      Map<String, List<WheelEntry>> perNode = new HashMap<>();
+      for (int i = 0; i < jobs.size(); i++) {
+        if (outcome.skipped(i)) {
+          log.debug(
+              "term={} jobId={} changed under the scan; CAS skipped", term, jobs.get(i).jobId());
+          continue;
+        }
+        for (Fire fire : jobs.get(i).fires()) {
+          String triggerId = TriggerId.scheduled(jobs.get(i).jobId(), fire.fireMs()).value();
+          perNode
+              .computeIfAbsent(fire.node(), n -> new ArrayList<>())
+              .add(new WheelEntry(shard, triggerId, fire.fireMs()));
+        }
+      }
+      fires.addAndGet(outcome.claimedFires());
+      skips.addAndGet(outcome.casSkips());
+      dups.addAndGet(outcome.duplicates());
+      claimedFires.increment(outcome.claimedFires());
+      casSkips.increment(outcome.casSkips());
+      duplicates.increment(outcome.duplicates());
+      perNode.forEach(notifier::notifyAssigned);
+      return claimed.planned.unchanged + outcome.casSkips();
+    }
+
+    ScanReport report(long durationMs) {
+      return new ScanReport(
+          term,
+          jobsSeen.get(),
+          fires.get(),
+          skips.get(),
+          dups.get(),
+          misfired.get(),
+          errors.get(),
+          batches.get(),
+          durationMs);
+    }
+  }
+
+  private Schedule schedule(JobDefinition job) {
+    CachedSchedule cached = schedules.get(job.id());
+    if (cached != null && cached.scheduleVersion == job.scheduleVersion()) {
+      return cached.schedule;
+    }
+    Schedule schedule = job.schedule();
+    if (schedules.size() >= MAX_CACHED_SCHEDULES) {
+      schedules.clear();
+    }
+    schedules.put(job.id(), new CachedSchedule(job.scheduleVersion(), schedule));
+    return schedule;
+  }
+
+  private record CachedSchedule(long scheduleVersion, Schedule schedule) {}
+
+  private record DueJob(String id, long score, Map<String, String> hash) {}
+
+  private record Planned(int read, int unchanged, ClaimBatch batch) {}
+
+  private record Claimed(Planned planned, ClaimOutcome outcome) {}
+}

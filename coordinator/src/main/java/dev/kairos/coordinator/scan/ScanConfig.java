@@ -1,0 +1,69 @@
+package dev.kairos.coordinator.scan;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Parameters of the leader's due-fire scan. Defaults follow DESIGN "Timing parameters".
+ *
+ * @param preRead fires due before now + preRead are claimed (default 5 s)
+ * @param interval pause between two scan passes; must be shorter than {@code preRead}
+ * @param batchSize jobs read and claimed per script call per shard
+ * @param maxBatchesPerShard bound of one pass per shard; the next pass continues
+ * @param dedupWindow D: trigger records expire at fire time + D
+ * @param eventsMaxLen approximate bound of each shard's event stream
+ * @param redisTimeout how long a pass waits for Redis before it gives up (and retries next pass)
+ */
+public record ScanConfig(
+    Duration preRead,
+    Duration interval,
+    int batchSize,
+    int maxBatchesPerShard,
+    Duration dedupWindow,
+    long eventsMaxLen,
+    Duration redisTimeout) {
+
+  public static final Duration DEFAULT_PRE_READ = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
+  public static final int DEFAULT_BATCH_SIZE = 200;
+  public static final int DEFAULT_MAX_BATCHES_PER_SHARD = 50;
+  public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ofMinutes(10);
+  public static final long DEFAULT_EVENTS_MAX_LEN = 100_000;
+  public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(5);
+
+  public ScanConfig {
+    Objects.requireNonNull(preRead, "preRead");
+    Objects.requireNonNull(interval, "interval");
+    Objects.requireNonNull(dedupWindow, "dedupWindow");
+    Objects.requireNonNull(redisTimeout, "redisTimeout");
+    if (interval.isNegative() || interval.isZero() || interval.compareTo(preRead) >= 0) {
+      throw new IllegalArgumentException(
+          "scan interval " + interval + " must be positive and shorter than pre-read " + preRead);
+    }
+    if (batchSize < 1 || maxBatchesPerShard < 1 || eventsMaxLen < 1) {
+      throw new IllegalArgumentException(
+          "batchSize, maxBatchesPerShard and eventsMaxLen must be >= 1");
+    }
+  }
+
+  public static ScanConfig defaults() {
+    return new ScanConfig(
+        DEFAULT_PRE_READ,
+        DEFAULT_INTERVAL,
+        DEFAULT_BATCH_SIZE,
+        DEFAULT_MAX_BATCHES_PER_SHARD,
+        DEFAULT_DEDUP_WINDOW,
+        DEFAULT_EVENTS_MAX_LEN,
+        DEFAULT_REDIS_TIMEOUT);
+  }
+
+  public ScanConfig withBatchSize(int batchSize) {
+    return new ScanConfig(
+        preRead, interval, batchSize, maxBatchesPerShard, dedupWindow, eventsMaxLen, redisTimeout);
+  }
+
+  public ScanConfig withInterval(Duration interval) {
+    return new ScanConfig(
+        preRead, interval, batchSize, maxBatchesPerShard, dedupWindow, eventsMaxLen, redisTimeout);
+  }
+}

@@ -1,0 +1,144 @@
+package dev.kairos.coordinator.scan;
+
+import dev.kairos.coordinator.fence.ShardFence;
+import dev.kairos.coordinator.fence.StaleTermException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the scan of ONE leader term on a named thread: first raises every shard's fence to the term,
+ * then scans every {@code interval} until closed. A fence rejection (a newer leader exists) stops
+ * the loop at once and is reported to {@code onStaleTerm} so the election layer steps down; any
+ * other failure is logged, counted and retried next interval.
+ *
+ * <p>A new term gets a new loop: leadership is edge-triggered, and {@link #close()} is what
+ * "revoked" means here.
+ */
+public final class ScanLoop implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ScanLoop.class);
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
+  private enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  private final long term;
+  private final ShardFence fence;
+  private final DueFireScanner scanner;
+  private final Duration interval;
+  private final Consumer<StaleTermException> onStaleTerm;
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Counter errors;
+  private final Counter passes;
+  private volatile ScheduledExecutorService executor;
+
+  /** Only the loop thread touches it. */
+  private boolean fenced;
+
+  public ScanLoop(
+      long term,
+      ShardFence fence,
+      DueFireScanner scanner,
+      Duration interval,
+      Consumer<StaleTermException> onStaleTerm,
+      MeterRegistry meters) {
+    this.term = term;
+    this.fence = fence;
+    this.scanner = scanner;
+    this.interval = interval;
+    this.onStaleTerm = onStaleTerm;
+    this.errors = meters.counter("kairos.scan.errors");
+    this.passes = meters.counter("kairos.scan.passes");
+  }
+
+  public long term() {
+    return term;
+  }
+
+  /** Whether the loop still scans: started, not closed, and not stopped by a fence. */
+  public boolean isRunning() {
+    return state.get() == State.STARTED;
+  }
+
+  private String threadName() {
+    return "kairos-scan-term-" + term;
+  }
+
+  public void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException("scan loop of term " + term + " was already " + state.get());
+    }
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, threadName());
+              thread.setDaemon(true);
+              return thread;
+            });
+    executor.scheduleWithFixedDelay(this::runOnce, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    log.info("term={} scan loop started, every {} ms", term, interval.toMillis());
+  }
+
+  private void runOnce() {
+    if (!isRunning()) {
+      return;
+    }
+    try {
+      if (!fenced) {
+        fence.raiseAll(term);
+        fenced = true;
+        log.info("term={} fenced every shard", term);
+      }
+      ScanReport report = scanner.scan(term, this::isRunning);
+      passes.increment();
+      if (report.firesClaimed() > 0 || report.casSkips() > 0 || report.jobErrors() > 0) {
+        log.debug("term={} scan pass: {}", term, report);
+      }
+    } catch (StaleTermException e) {
+      log.warn("term={} is stale (fence {}); scanning stops now", term, e.fence());
+      close();
+      onStaleTerm.accept(e);
+    } catch (RuntimeException e) {
+      if (isRunning()) {
+        errors.increment();
+        log.error("term={} scan pass failed; the loop will keep running", term, e);
+      }
+    }
+  }
+
+  /** Stops scanning at once; close twice is a no-op. */
+  @Override
+  public void close() {
+    State previous = state.getAndSet(State.CLOSED);
+    if (previous == State.CLOSED) {
+      return;
+    }
+    if (executor != null) {
+      if (Thread.currentThread().getName().equals(threadName())) {
+        // Closing from inside a pass (fence rejection): no self-interrupt, the pass is ending.
+        executor.shutdown();
+        return;
+      }
+      executor.shutdownNow();
+      try {
+        if (!executor.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+          log.warn("term={} scan thread did not stop within {}", term, CLOSE_WAIT);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    log.info("term={} scan loop closed", term);
+  }
+}
