@@ -1,0 +1,321 @@
+package dev.kairos.coordinator.scan;
+
+import static dev.kairos.coordinator.ClusterFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kairos.coordinator.ClusterFixture;
+import dev.kairos.coordinator.assign.ConsistentHashAssigner;
+import dev.kairos.coordinator.assign.StaticLiveNodes;
+import dev.kairos.coordinator.fence.ShardFence;
+import dev.kairos.coordinator.fence.StaleTermException;
+import dev.kairos.coordinator.wheel.WheelEntry;
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.MisfireStrategy;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.FireWindow;
+import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@RealInfra(redis = RedisMode.CLUSTER)
+class DueFireScannerIT {
+
+  private static final int SHARDS = 8;
+
+  private final EmbeddedRedisCluster cluster;
+  private ClusterFixture fx;
+  private final AtomicLong clock = new AtomicLong(T0);
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+  DueFireScannerIT(EmbeddedRedisCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  @BeforeEach
+  void connect() {
+    fx = new ClusterFixture(cluster, SHARDS);
+  }
+
+  @AfterEach
+  void disconnect() {
+    fx.close();
+  }
+
+  private DueFireScanner scanner(KairosRedis redis, ScanConfig config, String... nodes) {
+    return scanner(redis, config, meters, (node, entries) -> {}, nodes);
+  }
+
+  private DueFireScanner scanner(
+      KairosRedis redis,
+      ScanConfig config,
+      SimpleMeterRegistry registry,
+      dev.kairos.coordinator.wheel.WheelNotifier notifier,
+      String... nodes) {
+    return new DueFireScanner(
+        redis,
+        fx.keys,
+        config,
+        clock::get,
+        StaticLiveNodes.of(nodes),
+        new ConsistentHashAssigner(),
+        notifier,
+        new FireWindow(),
+        registry);
+  }
+
+  private static JobDefinition everySecond(String id) {
+    return JobDefinition.builder(id)
+        .app("app")
+        .handler("h")
+        .fixedRate(1_000)
+        .createdMs(T0)
+        .scheduleVersion(1)
+        .build();
+  }
+
+  @Test
+  void twoScannersOfTheSameTermRacingClaimEachFireOnce() throws Exception {
+    int jobs = 300;
+    for (int i = 0; i < jobs; i++) {
+      fx.putJob(everySecond("race-" + i), T0);
+    }
+    ScanConfig config = ScanConfig.defaults().withBatchSize(20);
+    // Each scanner assigns to its own node, so a fire claimed twice shows up in both wheels.
+    DueFireScanner a = scanner(fx.newConnection(), config, "node-a");
+    DueFireScanner b = scanner(fx.newConnection(), config, "node-b");
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    int rounds = 15;
+    int claimed = 0;
+    int casSkips = 0;
+    try {
+      for (int round = 0; round < rounds; round++) {
+        CountDownLatch go = new CountDownLatch(1);
+        Future<ScanReport> ra = pool.submit(() -> awaitThen(go, () -> a.scan(1)));
+        Future<ScanReport> rb = pool.submit(() -> awaitThen(go, () -> b.scan(1)));
+        go.countDown();
+        ScanReport x = ra.get(30, TimeUnit.SECONDS);
+        ScanReport y = rb.get(30, TimeUnit.SECONDS);
+        claimed += x.firesClaimed() + y.firesClaimed();
+        casSkips += x.casSkips() + y.casSkips();
+        clock.addAndGet(1_000);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    Map<String, Long> wheelA = fx.wheel("node-a");
+    Map<String, Long> wheelB = fx.wheel("node-b");
+    Set<String> both = new HashSet<>(wheelA.keySet());
+    both.retainAll(wheelB.keySet());
+    assertThat(both).as("fires claimed by both scanners").isEmpty();
+
+    // Horizon of the last round: T0 + 14 s + 5 s; every job fires at T0 + k s, k = 0..19.
+    int firesPerJob = (rounds - 1) + 5 + 1;
+    Set<String> expected = new HashSet<>();
+    for (int i = 0; i < jobs; i++) {
+      for (int k = 0; k < firesPerJob; k++) {
+        expected.add("race-" + i + ":" + (T0 + k * 1_000L));
+      }
+    }
+    Set<String> all = new HashSet<>(wheelA.keySet());
+    all.addAll(wheelB.keySet());
+    assertThat(all).isEqualTo(expected);
+    assertThat(claimed).isEqualTo(expected.size());
+    System.out.printf(
+        "race: %d fires claimed once each by 2 scanners (%d on a, %d on b), %d CAS skips%n",
+        claimed, wheelA.size(), wheelB.size(), casSkips);
+  }
+
+  private static <T> T awaitThen(CountDownLatch go, java.util.concurrent.Callable<T> work)
+      throws Exception {
+    go.await();
+    return work.call();
+  }
+
+  @Test
+  void staleTermScannerIsRejectedAfterANewerTermWroteAndWritesNothingAfter() {
+    for (int i = 0; i < 50; i++) {
+      fx.putJob(everySecond("stale-" + i), T0);
+    }
+    SimpleMeterRegistry oldMeters = new SimpleMeterRegistry();
+    DueFireScanner oldLeader =
+        scanner(fx.newConnection(), ScanConfig.defaults(), oldMeters, (n, e) -> {}, "node-a");
+    DueFireScanner newLeader = scanner(fx.newConnection(), ScanConfig.defaults(), "node-b");
+
+    assertThat(oldLeader.scan(1).firesClaimed()).isEqualTo(50 * 6);
+    new ShardFence(fx.redis, fx.keys, Duration.ofSeconds(5)).raiseAll(2);
+    clock.addAndGet(1_000);
+    assertThat(newLeader.scan(2).firesClaimed()).isEqualTo(50);
+
+    Map<String, Long> wheelA = fx.wheel("node-a");
+    Map<String, Long> wheelB = fx.wheel("node-b");
+    Map<String, Double> due = dueScores(50, "stale-");
+    clock.addAndGet(1_000);
+
+    assertThatThrownBy(() -> oldLeader.scan(1))
+        .isInstanceOfSatisfying(
+            StaleTermException.class,
+            e -> {
+              assertThat(e.term()).isEqualTo(1);
+              assertThat(e.fence()).isEqualTo(2);
+            });
+    assertThat(oldMeters.counter("kairos.fence.rejections", "op", "claim").count())
+        .isGreaterThan(0);
+    assertThat(fx.wheel("node-a")).isEqualTo(wheelA);
+    assertThat(fx.wheel("node-b")).isEqualTo(wheelB);
+    assertThat(dueScores(50, "stale-")).isEqualTo(due);
+    assertThatThrownBy(() -> new ShardFence(fx.redis, fx.keys, Duration.ofSeconds(5)).raiseAll(1))
+        .isInstanceOf(StaleTermException.class);
+  }
+
+  private Map<String, Double> dueScores(int jobs, String prefix) {
+    Map<String, Double> scores = new HashMap<>();
+    for (int i = 0; i < jobs; i++) {
+      scores.put(prefix + i, fx.dueScore(prefix + i));
+    }
+    return scores;
+  }
+
+  @Test
+  void scanLoopStopsAtOnceWhenANewerTermFencesTheShards() {
+    fx.putJob(everySecond("loop-job"), T0);
+    ScanConfig config = ScanConfig.defaults().withInterval(Duration.ofMillis(50));
+    DueFireScanner scanner = scanner(fx.newConnection(), config, "node-a");
+    AtomicReference<StaleTermException> stale = new AtomicReference<>();
+    ShardFence fence = new ShardFence(fx.redis, fx.keys, Duration.ofSeconds(5));
+    try (ScanLoop loop =
+        new ScanLoop(1, fence, scanner, config.interval(), stale::set, new SimpleMeterRegistry())) {
+      loop.start();
+      assertThatThrownBy(loop::start).isInstanceOf(IllegalStateException.class);
+      ClusterFixture.await(
+          Duration.ofSeconds(10), "the loop claims", () -> fx.wheel("node-a").size() >= 6);
+
+      fence.raiseAll(2);
+      ClusterFixture.await(
+          Duration.ofSeconds(10),
+          "the loop hits the fence",
+          () -> {
+            clock.addAndGet(200); // new fires come due, so the loop tries to claim
+            return stale.get() != null;
+          });
+      assertThat(loop.isRunning()).isFalse();
+      assertThat(stale.get().fence()).isEqualTo(2);
+      Map<String, Long> frozen = fx.wheel("node-a");
+      clock.addAndGet(10_000);
+      // The loop is closed: a direct pass proves the fence, and the wheel is as it was.
+      assertThatThrownBy(() -> scanner.scan(1)).isInstanceOf(StaleTermException.class);
+      assertThat(fx.wheel("node-a")).isEqualTo(frozen);
+    }
+  }
+
+  @Test
+  void aJobFiringEverySecondGetsEveryFireOfTheWindowClaimedOnce() {
+    fx.putJob(everySecond("fast"), T0);
+    List<WheelEntry> notified = new ArrayList<>();
+    Map<String, List<WheelEntry>> perNode = new ConcurrentHashMap<>();
+    DueFireScanner scanner =
+        scanner(
+            fx.redis,
+            ScanConfig.defaults(),
+            meters,
+            (node, entries) ->
+                perNode.computeIfAbsent(node, n -> new ArrayList<>()).addAll(entries),
+            "node-a");
+
+    assertThat(scanner.scan(1).firesClaimed()).isEqualTo(6); // T0 .. T0 + 5 s
+    for (int second = 1; second <= 5; second++) {
+      clock.addAndGet(1_000);
+      assertThat(scanner.scan(1).firesClaimed()).as("second %d", second).isEqualTo(1);
+    }
+    Map<String, Long> wheel = fx.wheel("node-a");
+    assertThat(wheel).hasSize(11);
+    for (int k = 0; k <= 10; k++) {
+      long fireMs = T0 + k * 1_000L;
+      String id = "fast:" + fireMs;
+      assertThat(wheel).containsEntry(id, fireMs);
+      Map<String, String> record = fx.trigger(id);
+      assertThat(record)
+          .containsEntry("state", "CLAIMED")
+          .containsEntry("jobId", "fast")
+          .containsEntry("fireMs", Long.toString(fireMs))
+          .containsEntry("scheduleVersion", "1")
+          .containsEntry("node", "node-a")
+          .containsEntry("term", "1")
+          .containsEntry("attempt", "1");
+    }
+    notified.addAll(perNode.get("node-a"));
+    assertThat(notified).hasSize(11);
+    int shard = fx.keys.shardOf("fast");
+    assertThat(fx.eventsOfJob("fast"))
+        .filteredOn(e -> "TRIGGER_CLAIMED".equals(e.get("type")))
+        .hasSize(11);
+    assertThat(fx.redis.sync().pttl(RedisKeys.trigger(shard, "fast:" + T0))).isPositive();
+    assertThat(fx.dueScore("fast")).isEqualTo((double) (T0 + 11_000));
+    assertThat(fx.redis.sync().hget(RedisKeys.job(shard, "fast"), "lastFireMs"))
+        .isEqualTo(Long.toString(T0 + 10_000));
+    assertThat(meters.counter("kairos.claims.fires").count()).isEqualTo(11);
+  }
+
+  @Test
+  void aJobFiringEvery100msGetsAllFiftyOneFiresOfTheWindow() {
+    fx.putJob(everySecond("fast100").toBuilder().fixedRate(100).build(), T0);
+    scanner(fx.redis, ScanConfig.defaults(), "node-a").scan(1);
+    assertThat(fx.wheel("node-a")).hasSize(51); // T0, T0 + 100 ms, ..., T0 + 5 s
+  }
+
+  @Test
+  void oneShotLeavesTheDueSetAndFixedDelayIsParkedAfterItsClaim() {
+    fx.putJob(everySecond("once").toBuilder().oneShot(T0 + 2_000).build(), T0 + 2_000);
+    fx.putJob(everySecond("delay").toBuilder().fixedDelay(1_000).build(), T0 + 1_000);
+    scanner(fx.redis, ScanConfig.defaults(), "node-a").scan(1);
+    assertThat(fx.wheel("node-a"))
+        .containsOnlyKeys("once:" + (T0 + 2_000), "delay:" + (T0 + 1_000));
+    assertThat(fx.dueScore("once")).isNull();
+    assertThat(fx.dueScore("delay")).isEqualTo(Double.POSITIVE_INFINITY);
+  }
+
+  @Test
+  void misfireDoNothingSkipsToTheNextFutureFire() {
+    clock.set(T0 + 500);
+    fx.putJob(
+        everySecond("skip").toBuilder().misfire(MisfireStrategy.DO_NOTHING, 5_000).build(),
+        T0 - 60_000);
+    ScanReport report = scanner(fx.redis, ScanConfig.defaults(), "node-a").scan(1);
+    assertThat(report.misfires()).isEqualTo(1);
+    assertThat(fx.wheel("node-a").values())
+        .containsExactlyInAnyOrder(T0 + 1_000, T0 + 2_000, T0 + 3_000, T0 + 4_000, T0 + 5_000);
+  }
+
+  @Test
+  void misfireFireOnceNowClaimsExactlyOneFireForTheMissedOnes() {
+    clock.set(T0 + 500);
+    fx.putJob(
+        everySecond("once-now").toBuilder().misfire(MisfireStrategy.FIRE_ONCE_NOW, 5_000).build(),
+        T0 - 60_000);
+    scanner(fx.redis, ScanConfig.defaults(), "node-a").scan(1);
+    Map<String, Long> wheel = fx.wheel("node-a");
+    assertThat(wheel.values().stream().filter(ms -> ms <= T0 + 500)).containsExactly(T0 + 500);
+    assertThat(wheel).containsKey("once-now:" + (T0 + 500)).hasSize(6);
+  }
+}
