@@ -143,7 +143,7 @@ final class CronExpression {
 
   private boolean dayMatches(LocalDate date) {
     if (daysOfMonth.unrestricted()) {
-      return daysOfWeek.test(date);
+      return daysOfWeek.unrestricted() || daysOfWeek.test(date);
     }
     if (daysOfWeek.unrestricted()) {
       return daysOfMonth.test(date);

@@ -72,6 +72,11 @@ public final class CronSchedule implements Schedule {
     // Fires are whole seconds; the first candidate is the next whole second after epochMs.
     Instant start = Instant.ofEpochSecond(Math.floorDiv(epochMs, 1000) + 1);
     LocalDateTime from = LocalDateTime.ofInstant(start, zone);
+    ZoneOffsetTransition startsAt = rules.nextTransition(start.minusSeconds(1));
+    if (startsAt != null && startsAt.isGap() && startsAt.getInstant().equals(start)) {
+      // The start is the instant a gap ends: matches inside the gap fire exactly now.
+      from = startsAt.getDateTimeBefore();
+    }
     int lastYear = from.getYear() + SEARCH_YEARS;
     while (true) {
       Optional<LocalDateTime> match = expression.nextMatch(from, lastYear);

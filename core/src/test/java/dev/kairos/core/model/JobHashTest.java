@@ -1,0 +1,71 @@
+package dev.kairos.core.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kairos.core.error.KairosException;
+import dev.kairos.core.redis.JobFields;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JobHashTest {
+
+  static JobDefinition sample() {
+    return JobDefinition.builder("report.daily-1")
+        .app("billing")
+        .handler("dailyReport")
+        .cron("0 30 2 * * MON-FRI")
+        .zone("Europe/Berlin")
+        .params("{\"dryRun\":true,\"note\":\"a:b|c\"}")
+        .routing(RoutingStrategy.SHARDING_BROADCAST)
+        .block(BlockStrategy.COVER_EARLY)
+        .timeoutMs(30_000)
+        .retryCount(3)
+        .retryBackoff(RetryBackoff.exponential(1_000, 60_000, 0.25))
+        .misfire(MisfireStrategy.FIRE_ONCE_NOW, 10_000)
+        .enabled(false)
+        .scheduleVersion(4)
+        .version(9)
+        .createdMs(1_700_000_000_000L)
+        .updatedMs(1_700_000_100_000L)
+        .build();
+  }
+
+  @Test
+  void roundTripsEveryField() {
+    JobDefinition job = sample();
+    assertThat(JobHash.fromHash(JobHash.toHash(job))).isEqualTo(job);
+  }
+
+  @Test
+  void writesEveryValueAsReadableText() {
+    Map<String, String> hash = JobHash.toHash(sample());
+    assertThat(hash)
+        .containsEntry(JobFields.ENABLED, "false")
+        .containsEntry(JobFields.SCHEDULE_TYPE, "CRON")
+        .containsEntry(JobFields.RETRY_BACKOFF, "EXPONENTIAL:1000:60000:0.25")
+        .containsEntry(JobFields.SCHEDULE_VERSION, "4")
+        .doesNotContainKey(JobFields.NEXT_FIRE_MS);
+  }
+
+  @Test
+  void ignoresRuntimeAndUnknownFields() {
+    Map<String, String> hash = new HashMap<>(JobHash.toHash(sample()));
+    hash.put(JobFields.NEXT_FIRE_MS, "123");
+    hash.put("someFutureField", "x");
+    assertThat(JobHash.fromHash(hash)).isEqualTo(sample());
+  }
+
+  @Test
+  void corruptFieldIsReportedWithJobAndFieldNamed() {
+    Map<String, String> hash = new HashMap<>(JobHash.toHash(sample()));
+    hash.put(JobFields.TIMEOUT_MS, "soon");
+    assertThatThrownBy(() -> JobHash.fromHash(hash))
+        .isInstanceOf(KairosException.class)
+        .hasMessageContaining("report.daily-1")
+        .hasMessageContaining("timeoutMs");
+    hash.remove(JobFields.APP);
+    assertThatThrownBy(() -> JobHash.fromHash(hash)).hasMessageContaining("'app' missing");
+  }
+}
