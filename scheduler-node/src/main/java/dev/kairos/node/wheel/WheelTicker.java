@@ -1,0 +1,236 @@
+package dev.kairos.node.wheel;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives a {@link TimingWheel} from one named thread: it parks until the earliest entry is due
+ * (nanosecond park, no fixed tick), is woken early when an earlier entry arrives, and hands due
+ * entries in batches to a consumer on the dispatch executor, so a burst of thousands due in the
+ * same millisecond is sent in parallel rather than one by one on the ticker thread.
+ *
+ * <p>An entry is never handed out before the clock says its fire time has come. Losing one in
+ * memory (a rejected batch, a consumer failure) is logged and counted; the persisted wheel in Redis
+ * still holds it and the reconcile loop adds it back.
+ */
+public final class WheelTicker<P> implements AutoCloseable {
+
+  /** Lifecycle: start once, close any number of times. */
+  public enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  /**
+   * Longest park even when nothing is due sooner: the injected clock may be re-based (cluster time
+   * re-sampled, a test setting it), which no add signals.
+   */
+  public static final Duration DEFAULT_MAX_PARK = Duration.ofSeconds(1);
+
+  public static final int DEFAULT_BATCH_SIZE = 256;
+
+  private static final Logger log = LoggerFactory.getLogger(WheelTicker.class);
+
+  private final TimingWheel<P> wheel;
+  private final WheelClock clock;
+  private final Consumer<List<WheelEntry<P>>> consumer;
+  private final Executor dispatchExecutor;
+  private final int batchSize;
+  private final long maxParkNanos;
+  private final Thread thread;
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+
+  /** Fire time the ticker is parked until; an add of anything earlier unparks it. */
+  private volatile long wakeAtMs = Long.MIN_VALUE;
+
+  private final LongAdder dispatched = new LongAdder();
+  private final LongAdder loopErrors = new LongAdder();
+  private final LongAdder dispatchErrors = new LongAdder();
+
+  /**
+   * @param name the ticker thread's name
+   * @param consumer receives due entries, at most {@code batchSize} per call, on the executor
+   */
+  public WheelTicker(
+      String name,
+      TimingWheel<P> wheel,
+      WheelClock clock,
+      Executor dispatchExecutor,
+      int batchSize,
+      Duration maxPark,
+      Consumer<List<WheelEntry<P>>> consumer) {
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
+    }
+    if (maxPark.isNegative() || maxPark.isZero()) {
+      throw new IllegalArgumentException("maxPark must be positive: " + maxPark);
+    }
+    this.wheel = Objects.requireNonNull(wheel, "wheel");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.dispatchExecutor = Objects.requireNonNull(dispatchExecutor, "dispatchExecutor");
+    this.consumer = Objects.requireNonNull(consumer, "consumer");
+    this.batchSize = batchSize;
+    this.maxParkNanos = maxPark.toNanos();
+    this.thread = new Thread(this::run, Objects.requireNonNull(name, "name"));
+    this.thread.setDaemon(true);
+  }
+
+  public void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException("wheel ticker " + thread.getName() + " is " + state.get());
+    }
+    thread.start();
+  }
+
+  /**
+   * Schedules an entry. One already due by the clock is dispatched at once; otherwise it waits in
+   * the wheel, and the ticker is woken if the entry is earlier than what it is parked for.
+   */
+  public TimingWheel.AddResult add(WheelEntry<P> entry) {
+    if (entry.fireMs() <= clock.nowMs()) {
+      dispatch(List.of(entry));
+      return TimingWheel.AddResult.DUE;
+    }
+    TimingWheel.AddResult result = wheel.add(entry);
+    if (result == TimingWheel.AddResult.DUE) {
+      dispatch(List.of(entry));
+    } else if (result == TimingWheel.AddResult.SCHEDULED && entry.fireMs() < wakeAtMs) {
+      // Safety: the insert above happens before this read of wakeAtMs, and the ticker writes
+      // wakeAtMs before re-reading the wheel; so either it sees this entry or we see its new
+      // wakeAtMs and unpark it. A spurious unpark costs one extra loop.
+      LockSupport.unpark(thread);
+    }
+    return result;
+  }
+
+  public WheelEntry<P> remove(String triggerId) {
+    return wheel.remove(triggerId);
+  }
+
+  /** Makes the ticker re-read the clock now, e.g. after the cluster clock offset changed. */
+  public void wakeUp() {
+    LockSupport.unpark(thread);
+  }
+
+  /** Fire time the ticker last parked for ({@code Long.MAX_VALUE}: nothing pending); for tests. */
+  long wakeAtMs() {
+    return wakeAtMs;
+  }
+
+  public State state() {
+    return state.get();
+  }
+
+  /** Entries handed to the consumer so far. */
+  public long dispatchedCount() {
+    return dispatched.sum();
+  }
+
+  /** Unexpected failures of the ticker loop (it keeps running). */
+  public long loopErrorCount() {
+    return loopErrors.sum();
+  }
+
+  /** Batches the executor refused or the consumer failed on. */
+  public long dispatchErrorCount() {
+    return dispatchErrors.sum();
+  }
+
+  /** Stops the ticker thread and waits for it; pending entries stay in the wheel. */
+  @Override
+  public void close() {
+    State previous = state.getAndSet(State.CLOSED);
+    if (previous != State.STARTED) {
+      return;
+    }
+    LockSupport.unpark(thread);
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(5));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      log.warn("Wheel ticker {} did not stop within 5 s", thread.getName());
+    }
+  }
+
+  private void run() {
+    while (state.get() == State.STARTED) {
+      try {
+        tick();
+      } catch (RuntimeException | Error e) {
+        loopErrors.increment();
+        log.error("Wheel ticker {} failed a tick; will keep running", thread.getName(), e);
+        LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(10)); // no hot failure loop
+      }
+    }
+  }
+
+  /** One round: hand out what is due, then park until the next entry is (or an add wakes us). */
+  private void tick() {
+    List<WheelEntry<P>> due = wheel.advanceTo(clock.nowMs());
+    if (!due.isEmpty()) {
+      dispatch(due);
+    }
+    OptionalLong next = wheel.nextFireMs();
+    long target = next.orElse(Long.MAX_VALUE);
+    wakeAtMs = target;
+    // Re-read after publishing wakeAtMs: an add that raced with the read above is seen here.
+    OptionalLong recheck = wheel.nextFireMs();
+    if (recheck.isPresent() && recheck.getAsLong() < target) {
+      return;
+    }
+    long now = clock.nowMs();
+    if (target <= now) {
+      return;
+    }
+    long waitNanos =
+        target == Long.MAX_VALUE
+            ? maxParkNanos
+            : Math.min(maxParkNanos, TimeUnit.MILLISECONDS.toNanos(target - now));
+    LockSupport.parkNanos(this, waitNanos);
+    // Parked or not, the loop re-reads the clock, so an early return from park fires nothing early.
+  }
+
+  private void dispatch(List<WheelEntry<P>> due) {
+    for (int from = 0; from < due.size(); from += batchSize) {
+      List<WheelEntry<P>> batch = due.subList(from, Math.min(due.size(), from + batchSize));
+      try {
+        dispatchExecutor.execute(() -> deliver(batch));
+      } catch (RejectedExecutionException e) {
+        dispatchErrors.increment();
+        log.error(
+            "Dispatch executor refused {} due entries (first {}); the reconcile loop re-reads them"
+                + " from the persisted wheel",
+            batch.size(),
+            batch.get(0).triggerId());
+      }
+    }
+  }
+
+  private void deliver(List<WheelEntry<P>> batch) {
+    try {
+      consumer.accept(batch);
+      dispatched.add(batch.size());
+    } catch (RuntimeException e) {
+      dispatchErrors.increment();
+      log.error(
+          "Dispatch of {} due entries (first {}) failed; will keep running",
+          batch.size(),
+          batch.get(0).triggerId(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,288 @@
+package dev.kairos.node.wheel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class WheelTickerTest {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(5);
+
+  private final ExecutorService dispatchPool =
+      Executors.newFixedThreadPool(
+          4,
+          r -> {
+            Thread t = new Thread(r, "test-dispatch");
+            t.setDaemon(true);
+            return t;
+          });
+  private final List<WheelTicker<String>> tickers = new ArrayList<>();
+
+  @AfterEach
+  void tearDown() throws InterruptedException {
+    tickers.forEach(WheelTicker::close);
+    dispatchPool.shutdownNow();
+    assertThat(dispatchPool.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+  }
+
+  private WheelTicker<String> ticker(
+      WheelClock clock, int maxPending, Duration maxPark, Consumer<List<WheelEntry<String>>> c) {
+    WheelTicker<String> ticker =
+        new WheelTicker<>(
+            "test-wheel-ticker",
+            new TimingWheel<>(clock.nowMs(), maxPending),
+            clock,
+            dispatchPool,
+            256,
+            maxPark,
+            c);
+    tickers.add(ticker);
+    return ticker;
+  }
+
+  private static WheelEntry<String> entry(String id, long fireMs) {
+    return new WheelEntry<>(id, fireMs, id);
+  }
+
+  private static void await(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out after " + DEADLINE + " waiting for " + what);
+      }
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+  }
+
+  @Test
+  void firesOnlyOnceTheClockReachesTheFireTime() throws InterruptedException {
+    SettableClock clock = new SettableClock(1_000);
+    LinkedBlockingQueue<String> fired = new LinkedBlockingQueue<>();
+    WheelTicker<String> ticker =
+        ticker(
+            clock, 100, Duration.ofHours(1), batch -> batch.forEach(e -> fired.add(e.triggerId())));
+    ticker.start();
+    ticker.add(entry("marker", 1_499));
+    ticker.add(entry("job", 1_500));
+
+    clock.set(1_499);
+    ticker.wakeUp();
+    assertThat(fired.poll(5, TimeUnit.SECONDS)).isEqualTo("marker");
+    // The ticker handed out everything due at 1499 in one advance; "job" was not among it.
+    assertThat(fired).isEmpty();
+
+    clock.set(1_500);
+    ticker.wakeUp();
+    assertThat(fired.poll(5, TimeUnit.SECONDS)).isEqualTo("job");
+    await("both dispatches counted", () -> ticker.dispatchedCount() == 2);
+  }
+
+  @Test
+  void anEarlierEntryWakesTheParkedTicker() throws InterruptedException {
+    SettableClock clock = new SettableClock(0);
+    LinkedBlockingQueue<String> fired = new LinkedBlockingQueue<>();
+    // A one-hour max park: only the add's unpark can get the ticker out of its 60 s park in time.
+    WheelTicker<String> ticker =
+        ticker(
+            clock, 100, Duration.ofHours(1), batch -> batch.forEach(e -> fired.add(e.triggerId())));
+    ticker.start();
+    ticker.add(entry("late", 60_000));
+    await("ticker parked until 60000", () -> ticker.wakeAtMs() == 60_000);
+
+    ticker.add(entry("early", 10));
+    clock.set(10);
+    assertThat(fired.poll(5, TimeUnit.SECONDS)).isEqualTo("early");
+    assertThat(fired.poll(50, TimeUnit.MILLISECONDS)).isNull();
+  }
+
+  @Test
+  void entryAlreadyDueIsDispatchedAtOnce() throws InterruptedException {
+    SettableClock clock = new SettableClock(5_000);
+    LinkedBlockingQueue<String> fired = new LinkedBlockingQueue<>();
+    WheelTicker<String> ticker =
+        ticker(
+            clock, 100, Duration.ofHours(1), batch -> batch.forEach(e -> fired.add(e.triggerId())));
+    ticker.start();
+    assertThat(ticker.add(entry("overdue", 4_000))).isEqualTo(TimingWheel.AddResult.DUE);
+    assertThat(fired.poll(5, TimeUnit.SECONDS)).isEqualTo("overdue");
+  }
+
+  @Test
+  void removedEntryIsNotDispatchedAndReAddedEntryIs() throws InterruptedException {
+    SettableClock clock = new SettableClock(0);
+    LinkedBlockingQueue<String> fired = new LinkedBlockingQueue<>();
+    WheelTicker<String> ticker =
+        ticker(
+            clock, 100, Duration.ofHours(1), batch -> batch.forEach(e -> fired.add(e.triggerId())));
+    ticker.start();
+    ticker.add(entry("gone", 100));
+    ticker.add(entry("moved", 100));
+    ticker.add(entry("marker", 200));
+    assertThat(ticker.remove("gone")).isNotNull();
+    ticker.add(entry("moved", 150));
+
+    clock.set(200);
+    ticker.wakeUp();
+    assertThat(fired.poll(5, TimeUnit.SECONDS)).isEqualTo("moved");
+    assertThat(fired.poll(5, TimeUnit.SECONDS)).isEqualTo("marker");
+    assertThat(fired.poll(50, TimeUnit.MILLISECONDS)).isNull();
+  }
+
+  @Test
+  void sameMillisecondBurstIsDispatchedInParallelBatches() {
+    SettableClock clock = new SettableClock(0);
+    int burst = 10_000;
+    Set<String> fired = ConcurrentHashMap.newKeySet();
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    AtomicInteger batches = new AtomicInteger();
+    AtomicInteger largestBatch = new AtomicInteger();
+    WheelTicker<String> ticker =
+        ticker(
+            clock,
+            burst,
+            Duration.ofHours(1),
+            batch -> {
+              batches.incrementAndGet();
+              largestBatch.accumulateAndGet(batch.size(), Math::max);
+              threads.add(Thread.currentThread().getName() + "@" + Thread.currentThread().getId());
+              batch.forEach(e -> fired.add(e.triggerId()));
+            });
+    ticker.start();
+    for (int i = 0; i < burst; i++) {
+      ticker.add(entry("job-" + i + ":1000", 1_000));
+    }
+    long started = System.nanoTime();
+    clock.set(1_000);
+    ticker.wakeUp();
+    await("all " + burst + " entries dispatched", () -> fired.size() == burst);
+    long tookMicros = (System.nanoTime() - started) / 1_000;
+    System.out.printf(
+        "burst of %d same-ms entries dispatched in %d µs over %d batches on %d threads%n",
+        burst, tookMicros, batches.get(), threads.size());
+
+    assertThat(batches.get()).isEqualTo((burst + 255) / 256);
+    assertThat(largestBatch.get()).isEqualTo(256);
+    assertThat(threads).as("batches ran on several dispatch threads").hasSizeGreaterThan(1);
+    await("dispatch counted", () -> ticker.dispatchedCount() == burst);
+  }
+
+  @Test
+  void neverFiresEarlyOnTheSystemClock() {
+    WheelClock system = System::currentTimeMillis;
+    int count = 2_000;
+    long[] lateness = new long[count];
+    AtomicInteger received = new AtomicInteger();
+    AtomicBoolean early = new AtomicBoolean();
+    WheelTicker<String> ticker =
+        ticker(
+            system,
+            count,
+            WheelTicker.DEFAULT_MAX_PARK,
+            batch -> {
+              long now = System.currentTimeMillis();
+              for (WheelEntry<String> e : batch) {
+                long late = now - e.fireMs();
+                if (late < 0) {
+                  early.set(true);
+                }
+                lateness[Integer.parseInt(e.triggerId())] = late;
+              }
+              received.addAndGet(batch.size());
+            });
+    ticker.start();
+    long base = System.currentTimeMillis() + 200;
+    for (int i = 0; i < count; i++) {
+      ticker.add(entry(Integer.toString(i), base + (i * 7L) % 1_000));
+    }
+    await("all timers fired", () -> received.get() == count);
+    long[] sorted = lateness.clone();
+    java.util.Arrays.sort(sorted);
+    System.out.printf(
+        "%d timers over 1 s: lateness p50 %d ms, p99 %d ms, max %d ms%n",
+        count, sorted[count / 2], sorted[count * 99 / 100], sorted[count - 1]);
+    assertThat(early).as("no entry fired before its time").isFalse();
+    assertThat(sorted[count * 99 / 100])
+        .as("p99 lateness (ms), loose bound for a busy CI box")
+        .isLessThan(250);
+  }
+
+  @Test
+  void failingConsumerIsCountedAndTheTickerKeepsRunning() throws InterruptedException {
+    SettableClock clock = new SettableClock(0);
+    LinkedBlockingQueue<String> fired = new LinkedBlockingQueue<>();
+    WheelTicker<String> ticker =
+        ticker(
+            clock,
+            100,
+            Duration.ofHours(1),
+            batch -> {
+              if (batch.get(0).triggerId().equals("poison")) {
+                throw new IllegalStateException("boom");
+              }
+              batch.forEach(e -> fired.add(e.triggerId()));
+            });
+    ticker.start();
+    ticker.add(entry("poison", 10));
+    clock.set(10);
+    ticker.wakeUp();
+    await("failure counted", () -> ticker.dispatchErrorCount() == 1);
+
+    ticker.add(entry("healthy", 20));
+    clock.set(20);
+    ticker.wakeUp();
+    assertThat(fired.poll(5, TimeUnit.SECONDS)).isEqualTo("healthy");
+    assertThat(ticker.loopErrorCount()).isZero();
+  }
+
+  @Test
+  void fullWheelRejectsThroughTheTicker() {
+    SettableClock clock = new SettableClock(0);
+    WheelTicker<String> ticker = ticker(clock, 2, Duration.ofHours(1), batch -> {});
+    ticker.start();
+    assertThat(ticker.add(entry("a", 10))).isEqualTo(TimingWheel.AddResult.SCHEDULED);
+    assertThat(ticker.add(entry("b", 10))).isEqualTo(TimingWheel.AddResult.SCHEDULED);
+    assertThat(ticker.add(entry("c", 10))).isEqualTo(TimingWheel.AddResult.REJECTED);
+  }
+
+  @Test
+  void lifecycleStartsOnceAndClosesIdempotently() {
+    SettableClock clock = new SettableClock(0);
+    WheelTicker<String> ticker = ticker(clock, 10, Duration.ofHours(1), batch -> {});
+    assertThat(ticker.state()).isEqualTo(WheelTicker.State.LATENT);
+    ticker.start();
+    assertThat(ticker.state()).isEqualTo(WheelTicker.State.STARTED);
+    assertThatThrownBy(ticker::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("test-wheel-ticker");
+    assertThat(threadNamed("test-wheel-ticker")).isTrue();
+
+    ticker.close();
+    ticker.close();
+    assertThat(ticker.state()).isEqualTo(WheelTicker.State.CLOSED);
+    await("ticker thread gone", () -> !threadNamed("test-wheel-ticker"));
+    assertThatThrownBy(ticker::start).isInstanceOf(IllegalStateException.class);
+  }
+
+  private static boolean threadNamed(String name) {
+    Set<String> names = new HashSet<>();
+    Thread.getAllStackTraces().keySet().forEach(t -> names.add(t.getName()));
+    return names.contains(name);
+  }
+}
