@@ -114,6 +114,9 @@ public final class SlotLease implements AutoCloseable {
           slot);
       renewer.shutdown();
     } catch (RuntimeException e) {
+      if (!lifecycle.isStarted()) {
+        return; // close() interrupted this renewal; nothing to report
+      }
       renewalFailures.incrementAndGet();
       log.warn(
           "renewing slot {} of app {} failed ({} ms of trust left), will keep trying: {}",

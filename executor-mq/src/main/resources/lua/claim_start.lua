@@ -1,0 +1,87 @@
+-- claim_start: the once-only start claim of a trigger, run by an executor as the handler starts.
+--
+-- KEYS[1]  the trigger HASH   kairos:{s}:trigger:<triggerId>   (fields: TriggerFields)
+-- KEYS[2]  the shard's STREAM kairos:{s}:events                 (read by persistence-sync)
+-- ARGV[1]  trigger id
+-- ARGV[2]  job id
+-- ARGV[3]  scheduled fire time, epoch ms, from the message (used when the record has none)
+-- ARGV[4]  executor instance id
+-- ARGV[5]  executor slot
+-- ARGV[6]  dedup window D in ms
+-- ARGV[7]  attempt
+-- ARGV[8]  handler timeout in ms, 0 for none
+-- ARGV[9]  approximate MAXLEN of the events stream
+--
+-- Transitions (time = this server's TIME, one clock for every executor):
+--   CLAIMED | DISPATCHED, fire time within D  -> RUNNING (executor, slot, startedMs)  => STARTED
+--     (DISPATCHED is recorded by the node after the broker ack, so the executor may see CLAIMED)
+--   CLAIMED | DISPATCHED, fire time older than D -> EXPIRED                          => EXPIRED
+--   EXPIRED                                     -> unchanged                         => EXPIRED
+--   RUNNING or any other final state            -> unchanged                         => DUPLICATE
+--   record missing, fire time within D          -> created RUNNING (recreated = 1)   => STARTED
+--     (the node writes the record before it publishes, so a missing record was lost in a Redis
+--      failover or crash: refusing to start would turn that into a missed fire, and creating it
+--      RUNNING keeps every later copy a DUPLICATE)
+--   record missing, fire time older than D      -> nothing written                   => EXPIRED
+-- Every write appends a TRIGGER_UPDATED event and sets the record to expire D after the change
+-- (plus the timeout while RUNNING), and never before fire time + D, so memory stays bounded.
+--
+-- Returns {outcome, nowMs, state found ('' when missing), executor found ('' when none)}.
+redis.replicate_commands()
+
+local key, events = KEYS[1], KEYS[2]
+local id, job = ARGV[1], ARGV[2]
+local executor, slot = ARGV[4], ARGV[5]
+local window = tonumber(ARGV[6])
+local attempt = ARGV[7]
+local timeout = tonumber(ARGV[8])
+local maxlen = ARGV[9]
+
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor')
+local state, executorFound = found[1], found[3]
+local fire = tonumber(found[2]) or tonumber(ARGV[3])
+
+local function expireAt(extra)
+  return math.max(fire + window, now + window + extra)
+end
+
+local function event(newState)
+  redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
+    'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', job, 'state', newState,
+    'fireMs', tostring(fire), 'executor', executor, 'slot', slot,
+    'attempt', attempt, 'ts', tostring(now))
+end
+
+if not state then
+  if now - fire > window then
+    return {'EXPIRED', now, '', ''}
+  end
+  redis.call('HSET', key, 'id', id, 'jobId', job, 'fireMs', tostring(fire), 'state', 'RUNNING',
+    'executor', executor, 'slot', slot, 'startedMs', tostring(now), 'attempt', attempt,
+    'recreated', '1')
+  redis.call('PEXPIREAT', key, expireAt(timeout))
+  event('RUNNING')
+  return {'STARTED', now, '', ''}
+end
+
+if state == 'CLAIMED' or state == 'DISPATCHED' then
+  if now - fire > window then
+    redis.call('HSET', key, 'state', 'EXPIRED', 'endedMs', tostring(now))
+    redis.call('PEXPIREAT', key, expireAt(0))
+    event('EXPIRED')
+    return {'EXPIRED', now, state, ''}
+  end
+  redis.call('HSET', key, 'state', 'RUNNING', 'executor', executor, 'slot', slot,
+    'startedMs', tostring(now), 'attempt', attempt)
+  redis.call('PEXPIREAT', key, expireAt(timeout))
+  event('RUNNING')
+  return {'STARTED', now, state, ''}
+end
+
+if state == 'EXPIRED' then
+  return {'EXPIRED', now, state, executorFound or ''}
+end
+return {'DUPLICATE', now, state, executorFound or ''}
