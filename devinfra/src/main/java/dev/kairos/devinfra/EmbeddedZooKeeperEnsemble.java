@@ -55,7 +55,7 @@ public final class EmbeddedZooKeeperEnsemble implements AutoCloseable {
     ensemble.lifecycle.markStarted();
     try {
       ensemble.cluster.start();
-      ensemble.awaitQuorum();
+      ensemble.awaitSession(ensemble.connectString(), "a quorum");
     } catch (Exception e) {
       ensemble.close();
       throw new IllegalStateException(
@@ -94,7 +94,10 @@ public final class EmbeddedZooKeeperEnsemble implements AutoCloseable {
     log.info("zookeeper server {} (127.0.0.1:{}) stopped", i, port(i));
   }
 
-  /** Starts server i again on the same ports with the same data; it rejoins the quorum. */
+  /**
+   * Starts server i again on the same ports with the same data and returns once it has rejoined the
+   * quorum and accepts sessions itself.
+   */
   public void restartServer(int i) {
     lifecycle.requireStarted();
     long began = System.nanoTime();
@@ -103,6 +106,7 @@ public final class EmbeddedZooKeeperEnsemble implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException("cannot restart zookeeper server " + i, e);
     }
+    awaitSession("127.0.0.1:" + port(i), "server " + i + " to rejoin the quorum");
     log.info("zookeeper server {} restarted in {} ms", i, Millis.since(began));
   }
 
@@ -122,19 +126,23 @@ public final class EmbeddedZooKeeperEnsemble implements AutoCloseable {
     return "EmbeddedZooKeeperEnsemble[" + connectString() + "]";
   }
 
-  private void awaitQuorum() {
+  /** Waits until a session can be opened on {@code servers}: only a quorum member grants one. */
+  private static void awaitSession(String servers, String what) {
     Poll.until(
         QUORUM_TIMEOUT,
-        "a zookeeper session on " + connectString() + " (quorum)",
+        "a zookeeper session on " + servers + " (" + what + ")",
         () -> {
           ZooKeeper probe = null;
           try {
-            probe = new ZooKeeper(connectString(), 5_000, event -> {});
+            probe = new ZooKeeper(servers, 5_000, event -> {});
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             while (!probe.getState().isConnected() && System.nanoTime() < deadline) {
               Thread.sleep(20);
             }
             return probe.getState().isConnected() && probe.exists("/", false) != null;
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
           } catch (Exception e) {
             throw new IllegalStateException(e);
           } finally {

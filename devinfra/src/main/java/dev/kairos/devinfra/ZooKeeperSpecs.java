@@ -29,17 +29,18 @@ final class ZooKeeperSpecs {
 
   private static InstanceSpec spec(
       Path dataDir, int clientPort, int electionPort, int quorumPort, int serverId) {
+    // Values must be strings: they end up in the server's java.util.Properties.
     Map<String, Object> properties =
         Map.of(
             "minSessionTimeout",
-            MIN_SESSION_MILLIS,
+            String.valueOf(MIN_SESSION_MILLIS),
             "maxSessionTimeout",
-            MAX_SESSION_MILLIS,
+            String.valueOf(MAX_SESSION_MILLIS),
             // In ticks; generous so a busy 2-core machine does not drop followers.
             "initLimit",
-            40,
+            "40",
             "syncLimit",
-            20);
+            "20");
     return new InstanceSpec(
         dataDir.toFile(),
         clientPort,
