@@ -11,6 +11,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The executor's side of the trigger record ({@code RedisKeys.trigger(shard, triggerId)}): the
@@ -76,18 +77,38 @@ public final class TriggerRecords {
     int shard = keys.shardOf(request.jobId());
     List<Object> reply =
         claimStart.eval(
-            redis.sync(),
-            ScriptOutputType.MULTI,
-            new String[] {RedisKeys.trigger(shard, request.triggerId()), RedisKeys.events(shard)},
-            request.triggerId(),
-            request.jobId(),
-            Long.toString(request.scheduledFireMs()),
-            request.executorId(),
-            Integer.toString(request.slot()),
-            Long.toString(dedupWindow.toMillis()),
-            Integer.toString(request.attempt()),
-            Long.toString(request.timeoutMs()),
-            Long.toString(eventsMaxLen));
+            redis.sync(), ScriptOutputType.MULTI, claimKeys(shard, request), claimArgs(request));
+    return startOutcome(reply);
+  }
+
+  /** {@link #claimStart} without blocking the caller; Lettuce pipelines concurrent calls. */
+  public CompletionStage<StartOutcome> claimStartAsync(StartRequest request) {
+    int shard = keys.shardOf(request.jobId());
+    return claimStart
+        .<List<Object>>evalAsync(
+            redis.async(), ScriptOutputType.MULTI, claimKeys(shard, request), claimArgs(request))
+        .thenApply(TriggerRecords::startOutcome);
+  }
+
+  private static String[] claimKeys(int shard, StartRequest request) {
+    return new String[] {RedisKeys.trigger(shard, request.triggerId()), RedisKeys.events(shard)};
+  }
+
+  private String[] claimArgs(StartRequest request) {
+    return new String[] {
+      request.triggerId(),
+      request.jobId(),
+      Long.toString(request.scheduledFireMs()),
+      request.executorId(),
+      Integer.toString(request.slot()),
+      Long.toString(dedupWindow.toMillis()),
+      Integer.toString(request.attempt()),
+      Long.toString(request.timeoutMs()),
+      Long.toString(eventsMaxLen)
+    };
+  }
+
+  private static StartOutcome startOutcome(List<Object> reply) {
     return new StartOutcome(
         StartOutcome.Kind.valueOf((String) reply.get(0)),
         (Long) reply.get(1),
