@@ -1,0 +1,150 @@
+package dev.kairos.core.validation;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.JobId;
+import dev.kairos.core.model.RetryBackoff;
+import dev.kairos.core.redis.JobFields;
+import dev.kairos.core.schedule.InvalidScheduleException;
+import dev.kairos.core.schedule.Schedules;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a job definition before anything is written and reports every problem at once.
+ *
+ * <ul>
+ *   <li>id: {@link JobId} (1–64 of {@code [A-Za-z0-9_.-]})
+ *   <li>app: 1–64 of {@code [A-Za-z0-9_.-]} (it becomes a Redis hash tag and part of MQ topic
+ *       names, so no braces, separators or spaces)
+ *   <li>handler: 1–128 of {@code [A-Za-z0-9_.$-]} (method or bean names such as {@code
+ *       com.acme.Report$Daily})
+ *   <li>schedule and zone: parse (cron syntax, positive intervals, known IANA zone)
+ *   <li>params: at most {@link JobDefinition#MAX_PARAMS_BYTES} UTF-8 bytes
+ *   <li>timeoutMs ≥ 0 (0 = none); retryCount 0..{@link JobDefinition#MAX_RETRY_COUNT}; retry
+ *       backoff delays ≥ 0 with max ≥ initial and jitter in [0, 1]
+ *   <li>misfireThresholdMs ≥ {@link JobDefinition#MIN_MISFIRE_THRESHOLD_MS}, the pre-read window: a
+ *       smaller threshold would call the scanner's own look-ahead a misfire
+ * </ul>
+ *
+ * Naming an app or handler that has no live executor is not a problem here: executors deploy
+ * independently and such fires end as NO_EXECUTOR.
+ */
+public final class JobValidator {
+
+  private static final Pattern APP = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+  private static final Pattern HANDLER = Pattern.compile("[A-Za-z0-9_.$-]{1,128}");
+
+  public List<ValidationProblem> validate(JobDefinition job) {
+    List<ValidationProblem> problems = new ArrayList<>();
+    if (!JobId.isValid(job.id())) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.ID,
+              "must be 1-"
+                  + JobId.MAX_LENGTH
+                  + " characters of [A-Za-z0-9_.-] but was '"
+                  + abbreviate(job.id())
+                  + "'"));
+    }
+    if (!APP.matcher(job.app()).matches()) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.APP,
+              job.app().isEmpty()
+                  ? "must not be empty"
+                  : "must be 1-64 characters of [A-Za-z0-9_.-] but was '"
+                      + abbreviate(job.app())
+                      + "'"));
+    }
+    if (!HANDLER.matcher(job.handler()).matches()) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.HANDLER,
+              job.handler().isEmpty()
+                  ? "must not be empty"
+                  : "must be 1-128 characters of [A-Za-z0-9_.$-] but was '"
+                      + abbreviate(job.handler())
+                      + "'"));
+    }
+    ZoneId zone = ZoneOffset.UTC;
+    try {
+      zone = Schedules.zone(job.zone());
+    } catch (InvalidScheduleException e) {
+      problems.add(new ValidationProblem(JobFields.ZONE, e.getMessage()));
+    }
+    try {
+      // With an unknown zone the spec is still checked (in UTC) so both problems are reported.
+      Schedules.parse(job.scheduleType(), job.scheduleSpec(), zone, job.createdMs());
+    } catch (InvalidScheduleException e) {
+      problems.add(new ValidationProblem(JobFields.SCHEDULE, e.getMessage()));
+    }
+    int paramBytes = job.params().getBytes(StandardCharsets.UTF_8).length;
+    if (paramBytes > JobDefinition.MAX_PARAMS_BYTES) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.PARAMS,
+              "is "
+                  + paramBytes
+                  + " bytes; at most "
+                  + JobDefinition.MAX_PARAMS_BYTES
+                  + " (64 KiB) are allowed"));
+    }
+    if (job.timeoutMs() < 0) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.TIMEOUT_MS, "must be >= 0 (0 = no timeout) but was " + job.timeoutMs()));
+    }
+    if (job.retryCount() < 0 || job.retryCount() > JobDefinition.MAX_RETRY_COUNT) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.RETRY_COUNT,
+              "must be in 0.." + JobDefinition.MAX_RETRY_COUNT + " but was " + job.retryCount()));
+    }
+    backoffProblem(job.retryBackoff())
+        .ifPresent(p -> problems.add(new ValidationProblem(JobFields.RETRY_BACKOFF, p)));
+    if (job.misfireThresholdMs() < JobDefinition.MIN_MISFIRE_THRESHOLD_MS) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.MISFIRE_THRESHOLD_MS,
+              "must be >= "
+                  + JobDefinition.MIN_MISFIRE_THRESHOLD_MS
+                  + " ms (the scanner's pre-read window) but was "
+                  + job.misfireThresholdMs()));
+    }
+    return List.copyOf(problems);
+  }
+
+  /**
+   * @throws JobValidationException with every problem when there is at least one
+   */
+  public void check(JobDefinition job) {
+    List<ValidationProblem> problems = validate(job);
+    if (!problems.isEmpty()) {
+      throw new JobValidationException(job.id(), problems);
+    }
+  }
+
+  private static Optional<String> backoffProblem(RetryBackoff b) {
+    if (b.initialDelayMs() < 0) {
+      return Optional.of("initial delay must be >= 0 but was " + b.initialDelayMs());
+    }
+    if (b.maxDelayMs() < b.initialDelayMs()) {
+      return Optional.of(
+          "max delay " + b.maxDelayMs() + " is below the initial delay " + b.initialDelayMs());
+    }
+    if (!(b.jitter() >= 0.0 && b.jitter() <= 1.0)) {
+      return Optional.of("jitter must be in [0, 1] but was " + b.jitter());
+    }
+    return Optional.empty();
+  }
+
+  /** Keeps error messages bounded when someone submits a megabyte of junk as an id. */
+  private static String abbreviate(String text) {
+    return text.length() <= 80 ? text : text.substring(0, 77) + "...";
+  }
+}

@@ -1,0 +1,131 @@
+package dev.kairos.core.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.MisfireStrategy;
+import dev.kairos.core.model.RetryBackoff;
+import dev.kairos.core.model.ScheduleType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JobValidatorTest {
+
+  private final JobValidator validator = new JobValidator();
+
+  private static JobDefinition.Builder valid() {
+    return JobDefinition.builder("nightly-report")
+        .app("billing")
+        .handler("com.acme.Report$Daily")
+        .cron("0 0 3 * * *")
+        .zone("Europe/Berlin")
+        .params("{}");
+  }
+
+  private List<String> fieldsOf(JobDefinition job) {
+    return validator.validate(job).stream().map(ValidationProblem::field).toList();
+  }
+
+  @Test
+  void acceptsAValidJobOfEveryScheduleType() {
+    assertThat(validator.validate(valid().build())).isEmpty();
+    assertThat(validator.validate(valid().fixedRate(1_000).build())).isEmpty();
+    assertThat(validator.validate(valid().fixedDelay(1).build())).isEmpty();
+    assertThat(validator.validate(valid().oneShot(1_700_000_000_000L).build())).isEmpty();
+    assertThat(validator.validate(valid().schedule(ScheduleType.API, "").build())).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        "a:b",
+        "a b",
+        "a/b",
+        "{x}",
+        "ü",
+        "x12345678901234567890123456789012345678901234567890123456789012345"
+      })
+  void rejectsBadJobIds(String id) {
+    JobDefinition job = JobDefinition.builder(id).app("a").handler("h").cron("* * * * * *").build();
+    assertThat(fieldsOf(job)).containsExactly("id");
+  }
+
+  @Test
+  void acceptsTheLongestJobId() {
+    assertThat(fieldsOf(JobDefinition.builder("x".repeat(64)).app("a").handler("h").build()))
+        .isEmpty();
+  }
+
+  @Test
+  void reportsEveryProblemAtOnceWithTheFieldNamed() {
+    JobDefinition job =
+        valid()
+            .app("")
+            .handler("")
+            .cron("0 0 25 * * *")
+            .zone("Mars/Olympus_Mons")
+            .timeoutMs(-1)
+            .retryCount(101)
+            .retryBackoff(new RetryBackoff(RetryBackoff.Kind.FIXED, 5, 1, 2.0))
+            .misfire(MisfireStrategy.DO_NOTHING, 4_999)
+            .params("x".repeat(JobDefinition.MAX_PARAMS_BYTES + 1))
+            .build();
+    List<ValidationProblem> problems = validator.validate(job);
+    assertThat(problems)
+        .extracting(ValidationProblem::field)
+        .containsExactly(
+            "app",
+            "handler",
+            "zone",
+            "schedule",
+            "params",
+            "timeoutMs",
+            "retryCount",
+            "retryBackoff",
+            "misfireThresholdMs");
+    assertThat(problems.get(3).message()).contains("hour field '25'");
+    assertThat(problems.get(2).message()).contains("Mars/Olympus_Mons");
+    assertThat(problems.get(0).message()).isEqualTo("must not be empty");
+  }
+
+  @Test
+  void paramsLimitCountsUtf8BytesNotCharacters() {
+    String threeByteChars = "€".repeat(JobDefinition.MAX_PARAMS_BYTES / 3 + 1);
+    assertThat(fieldsOf(valid().params(threeByteChars).build())).containsExactly("params");
+    assertThat(fieldsOf(valid().params("x".repeat(JobDefinition.MAX_PARAMS_BYTES)).build()))
+        .isEmpty();
+  }
+
+  @Test
+  void rejectsNonPositiveIntervals() {
+    assertThat(fieldsOf(valid().fixedRate(0).build())).containsExactly("schedule");
+    assertThat(fieldsOf(valid().fixedDelay(-1_000).build())).containsExactly("schedule");
+  }
+
+  @Test
+  void retryCountBoundsAreInclusive() {
+    assertThat(fieldsOf(valid().retryCount(0).build())).isEmpty();
+    assertThat(fieldsOf(valid().retryCount(100).build())).isEmpty();
+    assertThat(fieldsOf(valid().retryCount(-1).build())).containsExactly("retryCount");
+  }
+
+  @Test
+  void misfireThresholdOfExactlyFiveSecondsIsAllowed() {
+    assertThat(fieldsOf(valid().misfire(MisfireStrategy.DO_NOTHING, 5_000).build())).isEmpty();
+  }
+
+  @Test
+  void checkThrowsWithEveryProblem() {
+    JobDefinition job = valid().app("").timeoutMs(-5).build();
+    assertThatThrownBy(() -> validator.check(job))
+        .isInstanceOf(JobValidationException.class)
+        .hasMessageContaining("nightly-report")
+        .hasMessageContaining("app: must not be empty")
+        .hasMessageContaining("timeoutMs")
+        .satisfies(e -> assertThat(((JobValidationException) e).problems()).hasSize(2));
+  }
+}
