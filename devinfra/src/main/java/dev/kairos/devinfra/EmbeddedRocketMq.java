@@ -76,7 +76,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       }
       mq.nameServer.start();
       long namesrvMillis = Millis.since(began);
-      mq.startBroker();
+      mq.launchBroker();
       mq.admin = new DefaultMQAdminExt();
       mq.admin.setNamesrvAddr(mq.nameServerAddress);
       mq.admin.setInstanceName("kairos-devinfra-admin-" + mq.brokerPort);
@@ -114,6 +114,9 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     if (queues < 1) {
       throw new IllegalArgumentException("a topic needs at least one queue, got " + queues);
     }
+    if (broker == null) {
+      throw new IllegalStateException("cannot create topic " + topic + ": the broker is stopped");
+    }
     try {
       TopicConfig config =
           new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
@@ -128,23 +131,52 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   }
 
   /**
-   * Stops the broker for real (its ports close, the store is flushed) and starts a new one on the
-   * same port and store; returns once every topic created here is routed again. Messages and
-   * consumer offsets survive.
+   * Stops the broker and starts a new one on the same port and store; returns once every topic
+   * created here is routed again. Messages and consumer offsets survive.
    */
   public synchronized void restartBroker() {
-    lifecycle.requireStarted();
     long began = System.nanoTime();
-    broker.shutdown();
-    broker = null;
+    stopBroker();
+    startBroker();
+    log.info("rocketmq broker restarted on {} in {} ms", brokerAddress(), Millis.since(began));
+  }
+
+  /**
+   * Shuts the broker down for real: the store is flushed, the broker unregisters from the
+   * NameServer and its ports close, so sends fail until {@link #startBroker()}. The NameServer
+   * keeps running. Stopping a stopped broker does nothing.
+   */
+  public synchronized void stopBroker() {
+    lifecycle.requireStarted();
+    if (broker != null) {
+      broker.shutdown();
+      broker = null;
+      log.info("rocketmq broker on {} stopped", brokerAddress());
+    }
+  }
+
+  /**
+   * Starts the stopped broker on the same port and store; returns once every topic created here is
+   * routed again.
+   */
+  public synchronized void startBroker() {
+    lifecycle.requireStarted();
+    if (broker != null) {
+      throw new IllegalStateException("broker on " + brokerAddress() + " is already running");
+    }
     try {
-      startBroker();
+      launchBroker();
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "broker did not come back on " + brokerAddress() + ": " + e, e);
+      throw new IllegalStateException("broker did not start on " + brokerAddress() + ": " + e, e);
     }
     topics.forEach(this::awaitRoute);
-    log.info("rocketmq broker restarted on {} in {} ms", brokerAddress(), Millis.since(began));
+  }
+
+  /**
+   * True while the broker runs (false between {@link #stopBroker()} and {@link #startBroker()}).
+   */
+  public synchronized boolean isBrokerRunning() {
+    return broker != null;
   }
 
   @Override
@@ -168,7 +200,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     return "EmbeddedRocketMq[nameServer=" + nameServerAddress + ", broker=" + brokerAddress() + "]";
   }
 
-  private void startBroker() throws Exception {
+  private void launchBroker() throws Exception {
     BrokerController created = RocketMqBroker.create(storeDir, brokerPort, nameServerAddress);
     if (!created.initialize()) {
       created.shutdown();
