@@ -83,7 +83,8 @@ public record ResultMessage(
     return triggerId;
   }
 
-  static String truncate(String text) {
+  /** Cuts {@code text} to {@link #MAX_MESSAGE_CHARS}, marking the cut. */
+  public static String truncate(String text) {
     if (text.length() <= MAX_MESSAGE_CHARS) {
       return text;
     }

@@ -1,0 +1,53 @@
+package dev.kairos.mq.executor;
+
+import dev.kairos.mq.slot.SlotLeaseConfig;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link KairosExecutor} runs.
+ *
+ * @param lease app, instance id, hosted handlers, Q and lease timing
+ * @param nameServerAddress RocketMQ NameServer(s), {@code host:port[;host:port]}
+ * @param workerThreads handler threads (at most this many jobs run at once)
+ * @param maxInFlight received but unfinished deliveries before polling pauses (backpressure)
+ * @param dedupWindow D; must equal the scheduler's
+ * @param pollTimeout how long one poll waits for messages
+ */
+public record ExecutorSettings(
+    SlotLeaseConfig lease,
+    String nameServerAddress,
+    int workerThreads,
+    int maxInFlight,
+    Duration dedupWindow,
+    Duration pollTimeout) {
+
+  public static final int DEFAULT_WORKER_THREADS = 16;
+  public static final int DEFAULT_MAX_IN_FLIGHT = 1_000;
+  public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(200);
+
+  public ExecutorSettings {
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(nameServerAddress, "nameServerAddress");
+    Objects.requireNonNull(dedupWindow, "dedupWindow");
+    Objects.requireNonNull(pollTimeout, "pollTimeout");
+    if (workerThreads < 1 || maxInFlight < 1) {
+      throw new IllegalArgumentException("workerThreads and maxInFlight must be >= 1");
+    }
+  }
+
+  public static ExecutorSettings of(SlotLeaseConfig lease, String nameServerAddress) {
+    return new ExecutorSettings(
+        lease,
+        nameServerAddress,
+        DEFAULT_WORKER_THREADS,
+        DEFAULT_MAX_IN_FLIGHT,
+        dev.kairos.mq.start.TriggerRecords.DEFAULT_DEDUP_WINDOW,
+        DEFAULT_POLL_TIMEOUT);
+  }
+
+  /** RocketMQ consumer group of the app: shared by its instances, so offsets follow the slot. */
+  public String consumerGroup() {
+    return "kairos_exec_" + lease.app().replaceAll("[^a-zA-Z0-9_-]", "-");
+  }
+}

@@ -1,0 +1,35 @@
+package dev.kairos.mq.executor;
+
+import dev.kairos.mq.contract.TriggerMessage;
+
+/**
+ * What a handler knows about its run.
+ *
+ * @param triggerId the trigger being run (unique per attempt)
+ * @param jobId the job
+ * @param scheduledFireMs the fire time: with the job id, the idempotency key of a run
+ * @param attempt 1 for the first run, n + 1 for retry n
+ * @param params the job parameters
+ * @param shardIndex broadcast shard index (0 when not broadcast)
+ * @param shardTotal broadcast shard total (1 when not broadcast)
+ */
+public record JobContext(
+    String triggerId,
+    String jobId,
+    long scheduledFireMs,
+    int attempt,
+    String params,
+    int shardIndex,
+    int shardTotal) {
+
+  static JobContext of(TriggerMessage m) {
+    return new JobContext(
+        m.triggerId(),
+        m.jobId(),
+        m.scheduledFireMs(),
+        m.attempt(),
+        m.params(),
+        m.shardIndex(),
+        m.shardTotal());
+  }
+}

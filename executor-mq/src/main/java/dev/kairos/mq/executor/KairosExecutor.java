@@ -1,0 +1,431 @@
+package dev.kairos.mq.executor;
+
+import dev.kairos.core.error.KairosException;
+import dev.kairos.core.model.TriggerState;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.mq.Lifecycle;
+import dev.kairos.mq.contract.MalformedMessageException;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.ResultMessage;
+import dev.kairos.mq.contract.ResultStatus;
+import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.route.SlotQueueSelector;
+import dev.kairos.mq.slot.SlotLease;
+import dev.kairos.mq.start.StartOutcome;
+import dev.kairos.mq.start.StartRequest;
+import dev.kairos.mq.start.TriggerRecords;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An executor instance: leases a slot of its app, consumes that slot's queue of every hosted
+ * handler topic with one lite-pull consumer ({@code assign()}, manual offsets), claims each
+ * trigger's start in Redis as the handler starts, applies the job's block strategy and timeout,
+ * records the end in Redis and publishes the result on {@link TopicNames#RESULTS}.
+ *
+ * <p>Threads: one poll thread (the only one touching the consumer), a bounded pool of worker
+ * threads running handlers, one timer thread for timeouts, the lease's renewal thread.
+ */
+public final class KairosExecutor implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(KairosExecutor.class);
+
+  private final KairosRedis redis;
+  private final ExecutorSettings settings;
+  private final Map<String, JobHandler> handlers;
+  private final Lifecycle lifecycle = new Lifecycle("KairosExecutor");
+  private final MessageCodec codec = new MessageCodec();
+  private final OffsetTracker offsets = new OffsetTracker();
+  private final Map<String, JobRunner> runners = new ConcurrentHashMap<>();
+  private final AtomicInteger activeRuns = new AtomicInteger();
+  private final AtomicLong started = new AtomicLong();
+  private final AtomicLong duplicates = new AtomicLong();
+  private final AtomicLong expired = new AtomicLong();
+  private final AtomicLong discarded = new AtomicLong();
+  private final AtomicLong malformed = new AtomicLong();
+  private final AtomicLong errors = new AtomicLong();
+
+  private TriggerRecords records;
+  private SlotLease lease;
+  private DefaultMQProducer producer;
+  private DefaultLitePullConsumer consumer;
+  private ExecutorService workers;
+  private ScheduledExecutorService timers;
+  private Thread poller;
+
+  /**
+   * @param handlers handler name → code; must be exactly the handlers named in the lease config
+   */
+  public KairosExecutor(
+      KairosRedis redis, ExecutorSettings settings, Map<String, JobHandler> handlers) {
+    this.redis = redis;
+    this.settings = settings;
+    this.handlers = Map.copyOf(handlers);
+    if (!new HashSet<>(settings.lease().handlers()).equals(this.handlers.keySet())) {
+      throw new IllegalArgumentException(
+          "handlers "
+              + this.handlers.keySet()
+              + " differ from the lease's "
+              + settings.lease().handlers());
+    }
+  }
+
+  /** Leases a slot and starts consuming; throws if no slot is free or a topic is too small. */
+  public void start() {
+    lifecycle.start();
+    String app = settings.lease().app();
+    try {
+      records = TriggerRecords.connect(redis, settings.dedupWindow());
+      lease = new SlotLease(redis, settings.lease());
+      lease.start();
+      producer = new DefaultMQProducer("kairos_results_" + settings.consumerGroup());
+      producer.setNamesrvAddr(settings.nameServerAddress());
+      producer.setInstanceName(settings.lease().instanceId());
+      producer.start();
+      consumer = new DefaultLitePullConsumer(settings.consumerGroup());
+      consumer.setNamesrvAddr(settings.nameServerAddress());
+      consumer.setInstanceName(settings.lease().instanceId());
+      consumer.setAutoCommit(false);
+      // A new app consumes what was sent before its first instance came up.
+      consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+      consumer.setPullBatchSize(32);
+      consumer.start();
+      List<MessageQueue> mine = new ArrayList<>();
+      for (String handler : settings.lease().handlers()) {
+        String topic = TopicNames.handlerTopic(app, handler);
+        mine.add(SlotQueueSelector.queueOf(consumer.fetchMessageQueues(topic), lease.slot()));
+      }
+      consumer.assign(mine);
+      workers =
+          Executors.newFixedThreadPool(settings.workerThreads(), named("kairos-worker-" + app));
+      timers = Executors.newSingleThreadScheduledExecutor(named("kairos-timeouts-" + app));
+      poller = named("kairos-poll-" + app).newThread(this::pollLoop);
+      poller.start();
+      log.info("executor {} of app {} consumes {}", lease.instanceId(), app, mine);
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    } catch (Exception e) {
+      close();
+      throw new KairosException("cannot start executor of app " + app + ": " + e.getMessage(), e);
+    }
+  }
+
+  public int slot() {
+    return lease.slot();
+  }
+
+  /** Whether this instance is consuming: started, and its lease is trusted right now. */
+  public boolean isConsuming() {
+    return lifecycle.isStarted() && lease != null && lease.isValid();
+  }
+
+  public ExecutorStats stats() {
+    return new ExecutorStats(
+        started.get(),
+        duplicates.get(),
+        expired.get(),
+        discarded.get(),
+        malformed.get(),
+        errors.get());
+  }
+
+  /** Runs on the poll thread only; catches at the boundary so the loop survives outages. */
+  private void pollLoop() {
+    boolean reportedLoss = false;
+    while (lifecycle.isStarted()) {
+      try {
+        if (lease.isLost()) {
+          if (!reportedLoss) {
+            log.error(
+                "executor {} lost slot {}: it stops consuming; restart it to claim a slot again",
+                lease.instanceId(),
+                lease.slot());
+            reportedLoss = true;
+          }
+          commit();
+          Thread.sleep(200);
+          continue;
+        }
+        if (!lease.isValid() || offsets.pendingCount() >= settings.maxInFlight()) {
+          commit();
+          Thread.sleep(20);
+          continue;
+        }
+        List<MessageExt> messages = consumer.poll(settings.pollTimeout().toMillis());
+        for (MessageExt message : messages) {
+          accept(message);
+        }
+        commit();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        errors.incrementAndGet();
+        log.warn("executor poll loop failed, will keep running", e);
+      }
+    }
+  }
+
+  private void commit() {
+    Map<MessageQueue, Long> commit = offsets.committable();
+    if (!commit.isEmpty()) {
+      consumer.commitSync(commit, true);
+    }
+  }
+
+  private void accept(MessageExt message) {
+    MessageQueue queue =
+        new MessageQueue(message.getTopic(), message.getBrokerName(), message.getQueueId());
+    long offset = message.getQueueOffset();
+    offsets.received(queue, offset);
+    TriggerMessage trigger;
+    try {
+      trigger = codec.decodeTrigger(message.getBody());
+    } catch (MalformedMessageException e) {
+      malformed.incrementAndGet();
+      log.warn(
+          "skipping malformed message {} on {}: {}", message.getMsgId(), queue, e.getMessage());
+      offsets.done(queue, offset);
+      return;
+    }
+    JobHandler handler = handlers.get(trigger.handler());
+    if (handler == null) {
+      log.warn("trigger {} names handler {} which is not hosted", trigger.triggerId(), trigger);
+      offsets.done(queue, offset);
+      report(trigger, ResultStatus.FAIL, 0, "handler " + trigger.handler() + " is not hosted");
+      return;
+    }
+    Delivery delivery = new Delivery(queue, offset, trigger, handler);
+    runners.compute(
+        trigger.jobId(),
+        (job, runner) -> {
+          JobRunner r = runner != null ? runner : new JobRunner(this::launch, this::discardLater);
+          r.submit(delivery);
+          return r;
+        });
+  }
+
+  private void launch(Run run) {
+    workers.execute(() -> execute(run));
+  }
+
+  private void discardLater(Delivery delivery) {
+    workers.execute(
+        () -> {
+          StartOutcome outcome = claim(delivery);
+          if (outcome == null || !outcome.started()) {
+            return;
+          }
+          TriggerMessage t = delivery.trigger();
+          String why = "discarded: job " + t.jobId() + " is already running (DISCARD_LATER)";
+          complete(t, TriggerState.DISCARDED, why);
+          discarded.incrementAndGet();
+          report(t, ResultStatus.DISCARDED, outcome.startedMs(), why);
+        });
+  }
+
+  /**
+   * Claims the start of a delivery; reports and returns the outcome, or null when the claim could
+   * not be made (the lease is no longer trusted, or Redis failed): then the offset stays
+   * uncommitted so the slot's next owner, or the scheduler's re-dispatch, brings it back.
+   */
+  private StartOutcome claim(Delivery delivery) {
+    if (!lease.isValid()) {
+      return null;
+    }
+    StartOutcome outcome;
+    try {
+      outcome =
+          records.claimStart(StartRequest.of(delivery.trigger(), lease.instanceId(), lease.slot()));
+    } catch (RuntimeException e) {
+      errors.incrementAndGet();
+      log.warn("start claim of {} failed: {}", delivery.trigger().triggerId(), e.toString());
+      return null;
+    }
+    offsets.done(delivery.queue(), delivery.offset());
+    switch (outcome.kind()) {
+      case STARTED -> started.incrementAndGet();
+      case DUPLICATE -> {
+        duplicates.incrementAndGet();
+        report(delivery.trigger(), ResultStatus.DUPLICATE, 0, "already " + outcome.stateFound());
+      }
+      case EXPIRED -> {
+        expired.incrementAndGet();
+        report(delivery.trigger(), ResultStatus.EXPIRED, 0, "older than the dedup window");
+      }
+    }
+    return outcome;
+  }
+
+  /** Runs on a worker thread. */
+  private void execute(Run run) {
+    TriggerMessage t = run.delivery.trigger();
+    try {
+      run.begin();
+      StartOutcome outcome = claim(run.delivery);
+      if (outcome == null || !outcome.started()) {
+        return;
+      }
+      if (run.covers != null) {
+        run.covers.interrupt(false);
+      }
+      lease.setBusy(activeRuns.incrementAndGet() >= settings.workerThreads());
+      ScheduledFuture<?> timer =
+          t.timeoutMs() > 0
+              ? timers.schedule(() -> run.interrupt(true), t.timeoutMs(), TimeUnit.MILLISECONDS)
+              : null;
+      ResultStatus status;
+      String message = "";
+      try {
+        run.delivery.handler().execute(JobContext.of(t));
+        status = ResultStatus.SUCCESS;
+      } catch (Exception | LinkageError | AssertionError e) {
+        status = ResultStatus.FAIL;
+        message = e.toString();
+      } finally {
+        if (timer != null) {
+          timer.cancel(false);
+        }
+        run.end();
+        lease.setBusy(activeRuns.decrementAndGet() >= settings.workerThreads());
+      }
+      if (run.timedOut()) {
+        status = ResultStatus.TIMEOUT;
+        message = "timed out after " + t.timeoutMs() + " ms; " + message;
+      } else if (run.covered()) {
+        status = ResultStatus.DISCARDED;
+        message = "covered by a newer run (COVER_EARLY); " + message;
+        discarded.incrementAndGet();
+      }
+      complete(t, TriggerState.valueOf(status.name()), message);
+      report(t, status, outcome.startedMs(), message);
+    } catch (RuntimeException e) {
+      errors.incrementAndGet();
+      log.warn("running trigger {} failed outside the handler", t.triggerId(), e);
+    } finally {
+      run.end();
+      finished(run);
+    }
+  }
+
+  private void finished(Run run) {
+    String job = run.delivery.trigger().jobId();
+    JobRunner runner = runners.get(job);
+    if (runner != null) {
+      runner.finished(run);
+      runners.computeIfPresent(job, (k, r) -> r.isIdle() ? null : r);
+    }
+  }
+
+  private void complete(TriggerMessage t, TriggerState state, String message) {
+    try {
+      records.complete(
+          t.triggerId(),
+          t.jobId(),
+          t.scheduledFireMs(),
+          lease.instanceId(),
+          state,
+          ResultMessage.truncate(message));
+    } catch (RuntimeException e) {
+      errors.incrementAndGet();
+      log.warn("recording the end of {} failed: {}", t.triggerId(), e.toString());
+    }
+  }
+
+  private void report(TriggerMessage t, ResultStatus status, long startedMs, String text) {
+    try {
+      ResultMessage result =
+          ResultMessage.of(
+              t,
+              lease.instanceId(),
+              lease.slot(),
+              status,
+              startedMs,
+              System.currentTimeMillis(),
+              text);
+      Message message = new Message(TopicNames.RESULTS, codec.encode(result));
+      message.setKeys(result.messageKey());
+      producer.send(message);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      errors.incrementAndGet();
+    } catch (Exception e) {
+      errors.incrementAndGet();
+      log.warn("publishing the {} result of {} failed: {}", status, t.triggerId(), e.toString());
+    }
+  }
+
+  private static ThreadFactory named(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread thread = new Thread(r, prefix + "-" + n.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** Stops polling, lets running handlers finish for a moment, then releases everything. */
+  @Override
+  public void close() {
+    if (!lifecycle.close()) {
+      return;
+    }
+    if (poller != null) {
+      poller.interrupt();
+      try {
+        poller.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (workers != null) {
+      workers.shutdown();
+      try {
+        if (!workers.awaitTermination(5, TimeUnit.SECONDS)) {
+          workers.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        workers.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (timers != null) {
+      timers.shutdownNow();
+    }
+    if (consumer != null) {
+      try {
+        commit();
+      } catch (RuntimeException e) {
+        log.warn("final offset commit failed; the next owner may see some copies again", e);
+      }
+      consumer.shutdown();
+    }
+    if (producer != null) {
+      producer.shutdown();
+    }
+    if (lease != null) {
+      lease.close();
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package dev.kairos.mq.executor;
+
+/**
+ * One run of a delivery on a worker thread. Interruptions (timeout, COVER_EARLY) go through {@link
+ * #interrupt} so they can never hit the worker thread after the run finished and the thread moved
+ * on to another job.
+ */
+final class Run {
+
+  final Delivery delivery;
+
+  /** The run this one replaces under COVER_EARLY, or null. */
+  final Run covers;
+
+  private Thread thread;
+  private boolean finished;
+  private boolean timedOut;
+  private boolean covered;
+
+  Run(Delivery delivery, Run covers) {
+    this.delivery = delivery;
+    this.covers = covers;
+  }
+
+  synchronized void begin() {
+    thread = Thread.currentThread();
+  }
+
+  /** Interrupts the handler if it is still running; returns whether it did. */
+  synchronized boolean interrupt(boolean becauseOfTimeout) {
+    if (finished || thread == null) {
+      return false;
+    }
+    if (becauseOfTimeout) {
+      timedOut = true;
+    } else {
+      covered = true;
+    }
+    thread.interrupt();
+    return true;
+  }
+
+  /** Ends the run; clears an interrupt aimed at it so the pool thread starts clean. */
+  synchronized void end() {
+    finished = true;
+    Thread.interrupted();
+  }
+
+  synchronized boolean timedOut() {
+    return timedOut;
+  }
+
+  synchronized boolean covered() {
+    return covered;
+  }
+}

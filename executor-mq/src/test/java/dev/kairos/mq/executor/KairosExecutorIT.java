@@ -1,0 +1,192 @@
+package dev.kairos.mq.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.core.model.BlockStrategy;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.devinfra.EmbeddedRedis;
+import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.ResultMessage;
+import dev.kairos.mq.contract.ResultStatus;
+import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.route.SlotQueueSelector;
+import dev.kairos.mq.route.TopicAdmin;
+import dev.kairos.mq.slot.SlotLeaseConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@RealInfra(rocketMq = true, redis = RedisMode.STANDALONE)
+class KairosExecutorIT {
+
+  private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
+  private static final int QUEUES = 4;
+
+  private final EmbeddedRocketMq mq;
+  private final KairosRedis redis;
+  private final MessageCodec codec = new MessageCodec();
+  private final String app = "exec-" + UUID.randomUUID().toString().substring(0, 8);
+  private final Map<String, ResultMessage> resultsById = new ConcurrentHashMap<>();
+  private final List<ResultMessage> results =
+      java.util.Collections.synchronizedList(new ArrayList<>());
+  private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+  private DefaultMQProducer producer;
+  private DefaultLitePullConsumer resultConsumer;
+  private KairosExecutor executor;
+
+  KairosExecutorIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
+    this.mq = mq;
+    this.redis = KairosRedis.connect(List.of(redis.uri()), false, Duration.ofSeconds(5));
+  }
+
+  @BeforeEach
+  void infrastructure() throws Exception {
+    redis.sync().hsetnx(RedisKeys.META, "shards", Integer.toString(KEYS.shards()));
+    try (TopicAdmin admin = new TopicAdmin(mq.nameServerAddress(), "kairos")) {
+      admin.start();
+      admin.ensureTopic(TopicNames.handlerTopic(app, "count"), QUEUES, Duration.ofSeconds(40));
+      admin.ensureTopic(TopicNames.handlerTopic(app, "slow"), QUEUES, Duration.ofSeconds(40));
+      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
+    }
+    producer = new DefaultMQProducer("test_producer_" + app);
+    producer.setNamesrvAddr(mq.nameServerAddress());
+    producer.setInstanceName("test-producer-" + app);
+    producer.start();
+    resultConsumer = new DefaultLitePullConsumer("test_results_" + app);
+    resultConsumer.setNamesrvAddr(mq.nameServerAddress());
+    resultConsumer.setInstanceName("test-results-" + app);
+    resultConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+    resultConsumer.start();
+    resultConsumer.assign(resultConsumer.fetchMessageQueues(TopicNames.RESULTS));
+
+    Map<String, JobHandler> handlers =
+        Map.of(
+            "count",
+                ctx ->
+                    runs.computeIfAbsent(ctx.triggerId(), k -> new AtomicInteger())
+                        .incrementAndGet(),
+            "slow", ctx -> Thread.sleep(60_000));
+    SlotLeaseConfig lease =
+        SlotLeaseConfig.of(app, "instance-" + app, "localhost", List.of("count", "slow"))
+            .withSlotCount(QUEUES);
+    executor =
+        new KairosExecutor(redis, ExecutorSettings.of(lease, mq.nameServerAddress()), handlers);
+    executor.start();
+    assertThat(executor.slot()).isZero();
+  }
+
+  @AfterEach
+  void close() {
+    executor.close();
+    resultConsumer.shutdown();
+    producer.shutdown();
+    redis.close();
+  }
+
+  /** Writes the trigger record the way a node does, then sends a copy to slot 0. */
+  private TriggerMessage dispatch(String job, String handler, long timeoutMs, int copies)
+      throws Exception {
+    long fire = System.currentTimeMillis();
+    TriggerMessage trigger =
+        TriggerMessage.of(
+            job + ":" + fire,
+            app,
+            handler,
+            fire,
+            1,
+            "",
+            0,
+            1,
+            timeoutMs,
+            BlockStrategy.SERIAL_EXECUTION,
+            1,
+            fire);
+    redis
+        .sync()
+        .hset(
+            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
+            Map.of(
+                "id",
+                trigger.triggerId(),
+                "jobId",
+                job,
+                "fireMs",
+                Long.toString(fire),
+                "state",
+                "DISPATCHED"));
+    for (int i = 0; i < copies; i++) {
+      Message message = new Message(TopicNames.handlerTopic(app, handler), codec.encode(trigger));
+      message.setKeys(trigger.messageKey());
+      producer.send(message, new SlotQueueSelector(), 0);
+    }
+    return trigger;
+  }
+
+  private void awaitResults(String what, Duration timeout, BooleanSupplier done) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("timed out waiting for " + what + "; results: " + results);
+      }
+      for (MessageExt m : resultConsumer.poll(100)) {
+        ResultMessage r = codec.decodeResult(m.getBody());
+        if (r.jobId().startsWith(app)) {
+          results.add(r);
+        }
+      }
+    }
+  }
+
+  private long count(ResultStatus status) {
+    return results.stream().filter(r -> r.status() == status).count();
+  }
+
+  @Test
+  void everyTriggerStartsOnceAndItsCopiesAreReportedDuplicate() throws Exception {
+    List<TriggerMessage> sent = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      sent.add(dispatch(app + "-job" + (i % 3), "count", 0, 2));
+    }
+    awaitResults(
+        "10 successes and 10 duplicates", Duration.ofSeconds(60), () -> results.size() >= 20);
+    assertThat(count(ResultStatus.SUCCESS)).isEqualTo(10);
+    assertThat(count(ResultStatus.DUPLICATE)).isEqualTo(10);
+    for (TriggerMessage t : sent) {
+      assertThat(runs.get(t.triggerId())).as(t.triggerId()).hasValue(1);
+      assertThat(
+              redis.sync().hget(RedisKeys.trigger(KEYS.shardOf(t.jobId()), t.triggerId()), "state"))
+          .isEqualTo("SUCCESS");
+    }
+    assertThat(executor.stats().started()).isEqualTo(10);
+  }
+
+  @Test
+  void aHandlerPastItsTimeoutIsInterruptedAndReportedTimeout() throws Exception {
+    TriggerMessage t = dispatch(app + "-slowjob", "slow", 300, 1);
+    awaitResults("a TIMEOUT", Duration.ofSeconds(30), () -> count(ResultStatus.TIMEOUT) == 1);
+    ResultMessage result = results.get(0);
+    assertThat(result.triggerId()).isEqualTo(t.triggerId());
+    assertThat(result.endedMs() - result.startedMs()).isLessThan(10_000);
+    assertThat(
+            redis.sync().hget(RedisKeys.trigger(KEYS.shardOf(t.jobId()), t.triggerId()), "state"))
+        .isEqualTo("TIMEOUT");
+  }
+}
