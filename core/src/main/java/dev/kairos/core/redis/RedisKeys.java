@@ -56,6 +56,11 @@ public final class RedisKeys {
     return tag(shard) + "job:" + jobId;
   }
 
+  /** SET: ids of every job of the shard, enabled or not, so listing needs no SCAN. */
+  public static String jobIndex(int shard) {
+    return tag(shard) + "jobs";
+  }
+
   /** Prefix of job hashes in a shard, for scripts that build the key from a job id. */
   public static String jobPrefix(int shard) {
     return tag(shard) + "job:";

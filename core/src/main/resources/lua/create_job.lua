@@ -1,0 +1,44 @@
+-- create_job.lua: writes a new job, schedules its first fire and records the change, atomically
+-- on the job's shard.
+--
+-- KEYS[1]  kairos:{s}:job:<id>  HASH    the job
+-- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
+-- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
+-- KEYS[4]  kairos:{s}:jobs      SET     ids of the shard's jobs
+--
+-- ARGV[1]  job id
+-- ARGV[2]  first fire, epoch ms, or '' when the job is not scheduled (API-only or disabled)
+-- ARGV[3]  approximate MAXLEN of the events stream
+-- ARGV[4]  now, epoch ms (cluster time) for the event
+-- ARGV[5..] field, value pairs of the job hash (version and scheduleVersion already 1)
+--
+-- Appends  type JOB_UPSERTED ms <now> <every field of the stored hash>
+-- Returns  {'EXISTS'} when a job with this id exists (nothing is written),
+--          otherwise {'OK', field1, value1, ...} (the stored hash)
+
+local job, due, events, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local id, score, maxlen, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+if redis.call('EXISTS', job) == 1 then
+  return {'EXISTS'}
+end
+
+local fields = {}
+for i = 5, #ARGV do
+  fields[#fields + 1] = ARGV[i]
+end
+redis.call('HSET', job, unpack(fields))
+if score ~= '' then
+  redis.call('ZADD', due, score, id)
+  redis.call('HSET', job, 'nextFireMs', score)
+end
+redis.call('SADD', index, id)
+
+local hash = redis.call('HGETALL', job)
+redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', 'type', 'JOB_UPSERTED', 'ms', now,
+  unpack(hash))
+local result = {'OK'}
+for i = 1, #hash do
+  result[#result + 1] = hash[i]
+end
+return result

@@ -1,0 +1,63 @@
+-- set_job_enabled.lua: enables or disables a job and records the change, atomically on the
+-- job's shard. Setting the state it already has writes nothing.
+--
+-- KEYS[1]  kairos:{s}:job:<id>  HASH    the job
+-- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
+-- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
+--
+-- ARGV[1]  job id
+-- ARGV[2]  'true' to enable, 'false' to disable
+-- ARGV[3]  when enabling: first fire from now, epoch ms, or '' when the schedule has none
+-- ARGV[4]  when enabling: the scheduleVersion ARGV[3] was computed for
+-- ARGV[5]  approximate MAXLEN of the events stream
+-- ARGV[6]  now, epoch ms (cluster time): updatedMs and the event
+--
+-- Disabling bumps scheduleVersion (claimed fires are dropped at fire time) and leaves the due
+-- ZSET. Enabling puts the job back at ARGV[3]. version goes up by one either way.
+--
+-- Appends  type JOB_UPSERTED ms <now> <every field of the stored hash>
+-- Returns  {'NOT_FOUND'}; {'RETRY'} when enabling and the schedule changed since ARGV[3] was
+--          computed; {'UNCHANGED', field1, value1, ...}; or {'OK', field1, value1, ...}
+
+local job, due, events = KEYS[1], KEYS[2], KEYS[3]
+local id, enable, score, forVersion, maxlen, now =
+  ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+
+local cur = redis.call('HMGET', job, 'version', 'scheduleVersion', 'enabled')
+if not cur[1] then
+  return {'NOT_FOUND'}
+end
+
+local function withHash(status)
+  local hash = redis.call('HGETALL', job)
+  local result = {status}
+  for i = 1, #hash do
+    result[#result + 1] = hash[i]
+  end
+  return result, hash
+end
+
+if cur[3] == enable then
+  return (withHash('UNCHANGED'))
+end
+
+if enable == 'true' then
+  if cur[2] ~= forVersion then
+    return {'RETRY'}
+  end
+  if score ~= '' then
+    redis.call('ZADD', due, score, id)
+    redis.call('HSET', job, 'nextFireMs', score)
+  end
+  redis.call('HSET', job, 'enabled', 'true')
+else
+  redis.call('ZREM', due, id)
+  redis.call('HDEL', job, 'nextFireMs')
+  redis.call('HSET', job, 'enabled', 'false', 'scheduleVersion', tonumber(cur[2]) + 1)
+end
+redis.call('HSET', job, 'version', tonumber(cur[1]) + 1, 'updatedMs', now)
+
+local result, hash = withHash('OK')
+redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', 'type', 'JOB_UPSERTED', 'ms', now,
+  unpack(hash))
+return result
