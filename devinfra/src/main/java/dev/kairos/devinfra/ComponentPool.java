@@ -1,6 +1,7 @@
 package dev.kairos.devinfra;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -105,6 +106,9 @@ final class ComponentPool implements AutoCloseable {
         log.warn("{} did not close cleanly", component, e);
       }
     }
+    // Closing Lettuce and RocketMQ clients wakes Netty's global executor; it ends a second later.
+    LingeringThreads.awaitGone(
+        LingeringThreads.NETTY_GLOBAL, Duration.ofSeconds(10), "Netty global executor");
     log.info("embedded infrastructure under {} closed in {} ms", workDir, Millis.since(began));
   }
 

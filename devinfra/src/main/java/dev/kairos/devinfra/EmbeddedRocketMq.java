@@ -32,6 +32,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedRocketMq.class);
   private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration NETTY_THREADS_TIMEOUT = Duration.ofSeconds(20);
 
   private final Lifecycle lifecycle = new Lifecycle("rocketmq");
   private final Path storeDir;
@@ -192,6 +193,9 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       broker.shutdown();
     }
     nameServer.shutdown();
+    // The remoting servers' Netty executors end after close returns (a graceful quiet period).
+    LingeringThreads.awaitGone(
+        LingeringThreads.ROCKETMQ_SERVERS, NETTY_THREADS_TIMEOUT, "RocketMQ server Netty");
     log.info("rocketmq closed in {} ms", Millis.since(began));
   }
 

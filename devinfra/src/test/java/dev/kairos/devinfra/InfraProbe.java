@@ -27,12 +27,24 @@ public final class InfraProbe {
             .start();
     System.out.println("PROBE STARTED_MS=" + Millis.since(began));
     System.out.println("PROBE JVM_RSS_KB=" + rssKb(Path.of("/proc/self/status")));
-    long childKb = 0;
-    for (ProcessHandle child : ProcessHandle.current().descendants().toList()) {
-      childKb += rssKb(Path.of("/proc/" + child.pid() + "/status"));
+    // Redis nodes are our children; the postmaster is not (pg_ctl daemonizes it): find every
+    // server by its work dir on the command line, then count it with its own children.
+    List<ProcessHandle> servers =
+        ProcessHandle.allProcesses()
+            .filter(p -> p.info().commandLine().orElse("").contains(workDir.toString()))
+            .toList();
+    long serverKb = 0;
+    long serverProcesses = 0;
+    for (ProcessHandle server : servers) {
+      for (ProcessHandle p :
+          java.util.stream.Stream.concat(java.util.stream.Stream.of(server), server.descendants())
+              .toList()) {
+        serverKb += rssKb(Path.of("/proc/" + p.pid() + "/status"));
+        serverProcesses++;
+      }
     }
-    System.out.println("PROBE CHILD_PROCESSES=" + ProcessHandle.current().descendants().count());
-    System.out.println("PROBE CHILD_RSS_KB=" + childKb);
+    System.out.println("PROBE SERVER_PROCESSES=" + serverProcesses);
+    System.out.println("PROBE SERVER_RSS_KB=" + serverKb);
     System.out.println("PROBE THREADS=" + Thread.getAllStackTraces().size());
     infra.springProperties().forEach((k, v) -> System.out.println("PROBE PROPERTY " + k + "=" + v));
 
