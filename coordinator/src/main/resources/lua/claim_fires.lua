@@ -46,6 +46,7 @@ local due, events, nodes = KEYS[2], KEYS[3], KEYS[4]
 
 local result = {1, term, 0}
 local duplicates = 0
+local knownNodes = {}
 local i = 9
 for _ = 1, jobs do
   local jobId, expected, newScore, version = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
@@ -70,7 +71,10 @@ for _ = 1, jobs do
         duplicates = duplicates + 1
       else
         redis.call('ZADD', wheelPrefix .. node, fireMs, triggerId)
-        redis.call('SADD', nodes, node)
+        if not knownNodes[node] then
+          redis.call('SADD', nodes, node)
+          knownNodes[node] = true
+        end
         redis.call('HSET', triggerKey,
           'id', triggerId, 'jobId', jobId, 'fireMs', fireMs, 'state', 'CLAIMED',
           'scheduleVersion', version, 'node', node, 'term', term, 'claimedMs', now,
@@ -84,18 +88,26 @@ for _ = 1, jobs do
         lastFire = fireMs
       end
     end
-    if newScore == 'remove' then
-      redis.call('ZREM', due, jobId)
-      redis.call('HDEL', jobKey, 'nextFireMs')
-    elseif newScore == '+inf' then
-      redis.call('ZADD', due, '+inf', jobId)
+    -- Runtime fields of the job hash in one write: each write in a script costs its propagation.
+    local runtime = {}
+    if newScore == 'remove' or newScore == '+inf' then
+      if newScore == 'remove' then
+        redis.call('ZREM', due, jobId)
+      else
+        redis.call('ZADD', due, '+inf', jobId)
+      end
       redis.call('HDEL', jobKey, 'nextFireMs')
     else
       redis.call('ZADD', due, newScore, jobId)
-      redis.call('HSET', jobKey, 'nextFireMs', newScore)
+      runtime[#runtime + 1] = 'nextFireMs'
+      runtime[#runtime + 1] = newScore
     end
     if lastFire then
-      redis.call('HSET', jobKey, 'lastFireMs', lastFire)
+      runtime[#runtime + 1] = 'lastFireMs'
+      runtime[#runtime + 1] = lastFire
+    end
+    if #runtime > 0 then
+      redis.call('HSET', jobKey, unpack(runtime))
     end
     result[#result + 1] = claimed
   end

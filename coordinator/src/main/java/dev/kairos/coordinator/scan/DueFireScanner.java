@@ -20,6 +20,7 @@ import dev.kairos.core.schedule.FirePlan;
 import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.schedule.NextDue;
 import dev.kairos.core.schedule.Schedule;
+import dev.kairos.core.time.KairosClock;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
@@ -39,7 +40,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +63,7 @@ public final class DueFireScanner {
   private final KairosRedis redis;
   private final RedisKeys keys;
   private final ScanConfig config;
-  private final LongSupplier clock;
+  private final KairosClock clock;
   private final LiveNodes liveNodes;
   private final FireAssigner assigner;
   private final WheelNotifier notifier;
@@ -82,7 +82,7 @@ public final class DueFireScanner {
       KairosRedis redis,
       RedisKeys keys,
       ScanConfig config,
-      LongSupplier clock,
+      KairosClock clock,
       LiveNodes liveNodes,
       FireAssigner assigner,
       WheelNotifier notifier,
@@ -126,7 +126,7 @@ public final class DueFireScanner {
       log.warn("term={} no live node to assign fires to; skipping this scan pass", term);
       return new ScanReport(term, 0, 0, 0, 0, 0, 0, 0, 0);
     }
-    long now = clock.getAsLong();
+    long now = clock.nowMs();
     Pass pass =
         new Pass(
             term, now, now + config.preRead().toMillis(), assigner.forPass(nodes), stillLeading);

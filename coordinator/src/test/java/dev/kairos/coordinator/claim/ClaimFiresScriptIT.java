@@ -10,6 +10,7 @@ import dev.kairos.core.schedule.NextDue;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +48,7 @@ class ClaimFiresScriptIT {
   }
 
   private ClaimOutcome claim(long term, long expectedScore, long version, long... fires) {
-    List<Fire> list = java.util.Arrays.stream(fires).mapToObj(ms -> new Fire(ms, "n1")).toList();
+    List<Fire> list = Arrays.stream(fires).mapToObj(ms -> new Fire(ms, "n1")).toList();
     ClaimBatch batch =
         new ClaimBatch(shard, term, T0, 600_000, 1_000)
             .add(new JobClaim("j", expectedScore, version, NextDue.at(T0 + 5_000), list));

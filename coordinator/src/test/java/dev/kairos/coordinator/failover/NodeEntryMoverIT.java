@@ -10,6 +10,7 @@ import dev.kairos.coordinator.fence.StaleTermException;
 import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.coordinator.wheel.WheelEntry;
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
@@ -107,7 +108,7 @@ class NodeEntryMoverIT {
     for (String id : ids) {
       assertThat(fx.trigger(id).get("node")).isIn("a", "b");
       assertThat(fx.wheel(fx.trigger(id).get("node")))
-          .containsEntry(id, new dev.kairos.core.model.TriggerId(id).fireMs());
+          .containsEntry(id, new TriggerId(id).fireMs());
     }
     for (int shard = 0; shard < fx.keys.shards(); shard++) {
       assertThat(fx.redis.sync().smembers(RedisKeys.nodes(shard))).doesNotContain("dead");

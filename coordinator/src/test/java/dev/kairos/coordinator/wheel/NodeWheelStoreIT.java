@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.coordinator.Claims;
 import dev.kairos.coordinator.ClusterFixture;
+import dev.kairos.coordinator.assign.RedisWheelLoad;
 import dev.kairos.coordinator.failover.NodeEntryMover;
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.model.JobDefinition;
@@ -15,6 +16,7 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -108,7 +110,7 @@ class NodeWheelStoreIT {
     fx.putJob(moved.toBuilder().fixedRate(7_000).scheduleVersion(2).build(), T0 + 7_000);
 
     int stale = 0;
-    List<DueTrigger> due = new java.util.ArrayList<>();
+    List<DueTrigger> due = new ArrayList<>();
     for (int shard = 0; shard < fx.keys.shards(); shard++) {
       TakeResult taken = nodeA.takeDue(shard, T0, 100, T0);
       stale += taken.staleDropped();
@@ -223,5 +225,18 @@ class NodeWheelStoreIT {
     assertThat(nodeA.loadWheel(T0 + 5_000, 1_000))
         .extracting(WheelEntry::triggerId)
         .containsExactlyInAnyOrder("l1:" + T0, "l2:" + (T0 + 1_000));
+  }
+
+  @Test
+  void wheelLoadCountsWheelAndInflightEntriesPerNode() {
+    claimed("w1", T0, "node-a");
+    claimed("w2", T0 + 1_000, "node-a");
+    claimed("w3", T0, "node-b");
+    nodeA.takeDue(shard("w1"), T0, 100, T0); // one of node-a's entries goes inflight
+
+    assertThat(
+            new RedisWheelLoad(fx.redis, fx.keys, Duration.ofSeconds(5))
+                .entriesPerNode(List.of("node-a", "node-b", "node-c")))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("node-a", 2L, "node-b", 1L, "node-c", 0L));
   }
 }
