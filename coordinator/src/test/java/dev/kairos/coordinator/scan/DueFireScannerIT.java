@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.coordinator.ClusterFixture;
 import dev.kairos.coordinator.assign.ConsistentHashAssigner;
+import dev.kairos.coordinator.assign.LiveNodes;
 import dev.kairos.coordinator.assign.StaticLiveNodes;
 import dev.kairos.coordinator.fence.ShardFence;
 import dev.kairos.coordinator.fence.StaleTermException;
@@ -35,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -74,12 +76,21 @@ class DueFireScannerIT {
       SimpleMeterRegistry registry,
       WheelNotifier notifier,
       String... nodes) {
+    return scanner(redis, config, registry, notifier, StaticLiveNodes.of(nodes));
+  }
+
+  private DueFireScanner scanner(
+      KairosRedis redis,
+      ScanConfig config,
+      SimpleMeterRegistry registry,
+      WheelNotifier notifier,
+      LiveNodes liveNodes) {
     return new DueFireScanner(
         redis,
         fx.keys,
         config,
         clock,
-        StaticLiveNodes.of(nodes),
+        liveNodes,
         new ConsistentHashAssigner(),
         notifier,
         new FireWindow(),
@@ -229,6 +240,32 @@ class DueFireScannerIT {
       assertThatThrownBy(() -> scanner.scan(1)).isInstanceOf(StaleTermException.class);
       assertThat(fx.wheel("node-a")).isEqualTo(frozen);
       loop.close(); // twice: a no-op
+    }
+  }
+
+  @Test
+  void scanLoopCountsAFailedPassAndKeepsRunning() {
+    fx.putJob(everySecond("flaky"), T0);
+    AtomicInteger membershipCalls = new AtomicInteger();
+    LiveNodes flaky =
+        () -> {
+          if (membershipCalls.getAndIncrement() == 0) {
+            throw new IllegalStateException("membership not ready yet");
+          }
+          return List.of("node-a");
+        };
+    ScanConfig config = ScanConfig.defaults().withInterval(Duration.ofMillis(50));
+    SimpleMeterRegistry loopMeters = new SimpleMeterRegistry();
+    DueFireScanner scanner = scanner(fx.redis, config, meters, WheelNotifier.NONE, flaky);
+    ShardFence fence = new ShardFence(fx.redis, fx.keys, Duration.ofSeconds(5));
+    try (ScanLoop loop = new ScanLoop(1, fence, scanner, config.interval(), e -> {}, loopMeters)) {
+      loop.start();
+      ClusterFixture.await(
+          Duration.ofSeconds(10),
+          "a pass after the failed one",
+          () -> !fx.wheel("node-a").isEmpty());
+      assertThat(loopMeters.counter("kairos.scan.errors").count()).isEqualTo(1);
+      assertThat(loop.isRunning()).isTrue();
     }
   }
 
