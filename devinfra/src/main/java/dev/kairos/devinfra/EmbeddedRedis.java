@@ -31,7 +31,12 @@ public final class EmbeddedRedis implements AutoCloseable {
         new EmbeddedRedis(
             new RedisProcess(binary, dir.resolve("data"), FreePorts.pick(), List.of()));
     redis.lifecycle.markStarted();
-    redis.server.start();
+    try {
+      redis.server.start();
+    } catch (RuntimeException e) {
+      redis.close();
+      throw e;
+    }
     log.info("redis started on 127.0.0.1:{} in {} ms", redis.port(), Millis.since(began));
     return redis;
   }

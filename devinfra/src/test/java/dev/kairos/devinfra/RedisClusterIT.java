@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,8 +144,7 @@ class RedisClusterIT {
     }
   }
 
-  private void withNode(
-      int i, java.util.function.Consumer<StatefulRedisConnection<String, String>> action) {
+  private void withNode(int i, Consumer<StatefulRedisConnection<String, String>> action) {
     RedisClient direct = RedisClient.create(RedisURI.create("127.0.0.1", cluster.port(i)));
     try (StatefulRedisConnection<String, String> node = direct.connect()) {
       action.accept(node);
