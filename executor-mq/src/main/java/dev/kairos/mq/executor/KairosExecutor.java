@@ -216,6 +216,12 @@ public final class KairosExecutor implements AutoCloseable {
       report(trigger, ResultStatus.FAIL, 0, "handler " + trigger.handler() + " is not hosted");
       return;
     }
+    log.debug(
+        "received {} ({}) from {} at offset {}",
+        trigger.triggerId(),
+        trigger.blockStrategy(),
+        queue,
+        offset);
     Delivery delivery = new Delivery(queue, offset, trigger, handler);
     runners.compute(
         trigger.jobId(),
@@ -254,6 +260,7 @@ public final class KairosExecutor implements AutoCloseable {
     if (!lease.isValid()) {
       return null;
     }
+    log.debug("claiming the start of {}", delivery.trigger().triggerId());
     StartOutcome outcome;
     try {
       outcome =

@@ -39,6 +39,7 @@ class KairosExecutorIT {
 
   private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
   private static final int QUEUES = 4;
+  private static final AtomicInteger SEQ = new AtomicInteger();
 
   private final EmbeddedRocketMq mq;
   private final KairosRedis redis;
@@ -104,21 +105,16 @@ class KairosExecutorIT {
   /** Writes the trigger record the way a node does, then sends a copy to slot 0. */
   private TriggerMessage dispatch(String job, String handler, long timeoutMs, int copies)
       throws Exception {
-    long fire = System.currentTimeMillis();
+    return dispatch(job, handler, timeoutMs, copies, BlockStrategy.SERIAL_EXECUTION);
+  }
+
+  private TriggerMessage dispatch(
+      String job, String handler, long timeoutMs, int copies, BlockStrategy block)
+      throws Exception {
+    long fire = System.currentTimeMillis() + SEQ.incrementAndGet();
     TriggerMessage trigger =
         TriggerMessage.of(
-            job + ":" + fire,
-            app,
-            handler,
-            fire,
-            1,
-            "",
-            0,
-            1,
-            timeoutMs,
-            BlockStrategy.SERIAL_EXECUTION,
-            1,
-            fire);
+            job + ":" + fire, app, handler, fire, 1, "", 0, 1, timeoutMs, block, 1, fire);
     redis
         .sync()
         .hset(
@@ -188,5 +184,72 @@ class KairosExecutorIT {
     assertThat(
             redis.sync().hget(RedisKeys.trigger(KEYS.shardOf(t.jobId()), t.triggerId()), "state"))
         .isEqualTo("TIMEOUT");
+  }
+
+  @Test
+  void discardLaterDropsANewcomerWhileTheJobRuns() throws Exception {
+    String job = app + "-busy";
+    TriggerMessage first = dispatch(job, "slow", 1_500, 1, BlockStrategy.DISCARD_LATER);
+    awaitResults(
+        "the first run to start", Duration.ofSeconds(20), () -> executor.stats().started() == 1);
+    TriggerMessage second = dispatch(job, "slow", 1_500, 1, BlockStrategy.DISCARD_LATER);
+    awaitResults("DISCARDED and TIMEOUT", Duration.ofSeconds(30), () -> results.size() >= 2);
+    assertThat(results)
+        .extracting(ResultMessage::triggerId, ResultMessage::status)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(second.triggerId(), ResultStatus.DISCARDED),
+            org.assertj.core.groups.Tuple.tuple(first.triggerId(), ResultStatus.TIMEOUT));
+  }
+
+  @Test
+  void coverEarlyInterruptsTheRunningOneForTheNewcomer() throws Exception {
+    String job = app + "-cover";
+    TriggerMessage first = dispatch(job, "slow", 0, 1, BlockStrategy.COVER_EARLY);
+    awaitResults(
+        "the first run to start", Duration.ofSeconds(20), () -> executor.stats().started() == 1);
+    TriggerMessage second = dispatch(job, "slow", 500, 1, BlockStrategy.COVER_EARLY);
+    awaitResults("DISCARDED and TIMEOUT", Duration.ofSeconds(30), () -> results.size() >= 2);
+    assertThat(results)
+        .extracting(ResultMessage::triggerId, ResultMessage::status)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(first.triggerId(), ResultStatus.DISCARDED),
+            org.assertj.core.groups.Tuple.tuple(second.triggerId(), ResultStatus.TIMEOUT));
+    assertThat(redis.sync().hget(RedisKeys.trigger(KEYS.shardOf(job), first.triggerId()), "state"))
+        .isEqualTo("DISCARDED");
+  }
+
+  @Test
+  void aReplacementInstanceDrainsTheBacklogOfItsSlotWithoutRerunningStartedTriggers()
+      throws Exception {
+    TriggerMessage before = dispatch(app + "-a", "count", 0, 1);
+    awaitResults("the first result", Duration.ofSeconds(30), () -> results.size() >= 1);
+    executor.close();
+    // Sent while the slot has no owner: it waits in queue 0.
+    List<TriggerMessage> backlog = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      backlog.add(dispatch(app + "-b" + i, "count", 0, 1));
+    }
+    SlotLeaseConfig lease =
+        SlotLeaseConfig.of(app, "replacement-" + app, "localhost", List.of("count", "slow"))
+            .withSlotCount(QUEUES);
+    executor =
+        new KairosExecutor(
+            redis,
+            ExecutorSettings.of(lease, mq.nameServerAddress()),
+            Map.of(
+                "count",
+                ctx ->
+                    runs.computeIfAbsent(ctx.triggerId(), k -> new AtomicInteger())
+                        .incrementAndGet(),
+                "slow",
+                ctx -> Thread.sleep(60_000)));
+    executor.start();
+    assertThat(executor.slot()).isZero();
+    awaitResults("the backlog", Duration.ofSeconds(60), () -> count(ResultStatus.SUCCESS) >= 6);
+    assertThat(runs.get(before.triggerId())).hasValue(1);
+    for (TriggerMessage t : backlog) {
+      assertThat(runs.get(t.triggerId())).as(t.triggerId()).hasValue(1);
+    }
+    assertThat(count(ResultStatus.DUPLICATE)).isZero();
   }
 }
