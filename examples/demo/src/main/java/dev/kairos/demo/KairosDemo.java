@@ -1,0 +1,112 @@
+package dev.kairos.demo;
+
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.ZkMode;
+import dev.kairos.node.KairosNodeApplication;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.CommandLinePropertySource;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+
+/**
+ * Real infrastructure on loopback plus one scheduler node, in this JVM. {@link DemoMain} runs it
+ * until Ctrl-C; tests start and close it directly.
+ */
+public final class KairosDemo implements AutoCloseable {
+
+  /** Name of the property source that points the node at the embedded components. */
+  static final String INFRA_PROPERTY_SOURCE = "kairosDemoInfrastructure";
+
+  private final EmbeddedInfrastructure infra;
+  private final ConfigurableApplicationContext context;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private KairosDemo(EmbeddedInfrastructure infra, ConfigurableApplicationContext context) {
+    this.infra = infra;
+    this.context = context;
+  }
+
+  /**
+   * Starts Redis, ZooKeeper, RocketMQ and PostgreSQL under {@code workDir}, then the node with
+   * {@code args} as its command line (e.g. {@code --server.port=0}). If the node fails to start,
+   * the infrastructure is closed before the exception propagates.
+   */
+  public static KairosDemo start(Path workDir, String... args) {
+    Objects.requireNonNull(workDir, "workDir");
+    EmbeddedInfrastructure infra =
+        EmbeddedInfrastructure.builder()
+            .workDir(workDir)
+            .redis(RedisMode.STANDALONE)
+            .zookeeper(ZkMode.STANDALONE)
+            .rocketMq(true)
+            .postgres(true)
+            .start();
+    try {
+      Map<String, Object> properties = new LinkedHashMap<>(infra.springProperties());
+      // The demo is one node with a fixed name, so its wheel keys survive a restart of the demo.
+      properties.put("kairos.node.name", "demo-node");
+      ConfigurableApplicationContext context =
+          new SpringApplicationBuilder(KairosNodeApplication.class)
+              // The demo's logback.xml covers the time before Spring; the node's own config after.
+              .properties("logging.config=classpath:logback-spring.xml")
+              // Whoever owns the demo closes it (DemoMain's hook: node first, then components);
+              // Boot's own hook would race with that order.
+              .registerShutdownHook(false)
+              .initializers(
+                  ctx -> addInfrastructure(ctx.getEnvironment().getPropertySources(), properties))
+              .run(args);
+      return new KairosDemo(infra, context);
+    } catch (RuntimeException | Error e) {
+      infra.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The embedded components' addresses must beat the node's application.yml (which points at the
+   * default ports), while the command line still wins, so the source goes right after it.
+   */
+  private static void addInfrastructure(
+      MutablePropertySources sources, Map<String, Object> properties) {
+    MapPropertySource infra = new MapPropertySource(INFRA_PROPERTY_SOURCE, properties);
+    if (sources.contains(CommandLinePropertySource.COMMAND_LINE_PROPERTY_SOURCE_NAME)) {
+      sources.addAfter(CommandLinePropertySource.COMMAND_LINE_PROPERTY_SOURCE_NAME, infra);
+    } else {
+      sources.addFirst(infra);
+    }
+  }
+
+  public ConfigurableApplicationContext context() {
+    return context;
+  }
+
+  /** The HTTP port the node listens on (resolved when {@code --server.port=0}). */
+  public int port() {
+    return ((WebServerApplicationContext) context).getWebServer().getPort();
+  }
+
+  public String healthUrl() {
+    return "http://localhost:" + port() + "/actuator/health";
+  }
+
+  /** Closes the node first (it holds connections to the components), then the components. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      context.close();
+    } finally {
+      infra.close();
+    }
+  }
+}

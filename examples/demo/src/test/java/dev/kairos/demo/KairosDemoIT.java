@@ -1,0 +1,90 @@
+package dev.kairos.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class KairosDemoIT {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  @Test
+  void demoStartsAHealthyNodeAndStopsEverything() throws Exception {
+    Set<Thread> before = liveNonDaemonThreads();
+    Path workDir = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "demo");
+
+    KairosDemo demo = KairosDemo.start(workDir, "--server.port=0");
+    JsonNode health;
+    try {
+      assertThat(demo.port()).isPositive();
+      health = pollHealthUntilUp(demo.healthUrl());
+    } catch (RuntimeException | AssertionError e) {
+      demo.close();
+      throw e;
+    }
+    for (String component : new String[] {"redis", "zookeeper", "rocketmq", "postgres"}) {
+      assertThat(health.at("/components/" + component + "/status").asText())
+          .as(component + " in " + health)
+          .isEqualTo("UP");
+    }
+    assertThat(health.at("/components/redis/details/mode").asText()).isEqualTo("standalone");
+    assertThat(health.at("/components/rocketmq/details/brokers").size()).isPositive();
+    assertThat(health.toString()).doesNotContainIgnoringCase("password");
+
+    demo.close();
+    demo.close(); // idempotent
+
+    assertThat(demo.context().isActive()).isFalse();
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    Set<String> extra = extraThreads(before);
+    while (!extra.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(100); // polling a condition with a deadline, not waiting for luck
+      extra = extraThreads(before);
+    }
+    assertThat(extra).as("non-daemon threads left after close").isEmpty();
+  }
+
+  /** Health is polled because Curator and the RocketMQ route may need a moment after start. */
+  private static JsonNode pollHealthUntilUp(String url) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    ObjectMapper json = new ObjectMapper();
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    JsonNode last = null;
+    while (System.nanoTime() < deadline) {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+              HttpResponse.BodyHandlers.ofString());
+      last = json.readTree(response.body());
+      if (response.statusCode() == 200 && "UP".equals(last.path("status").asText())) {
+        return last;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("health not UP within " + DEADLINE + ": " + last);
+  }
+
+  private static Set<Thread> liveNonDaemonThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && !t.isDaemon())
+        .collect(Collectors.toSet());
+  }
+
+  private static Set<String> extraThreads(Set<Thread> before) {
+    return liveNonDaemonThreads().stream()
+        .filter(t -> !before.contains(t))
+        .map(Thread::getName)
+        .collect(Collectors.toSet());
+  }
+}
