@@ -6,8 +6,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -134,12 +137,17 @@ public final class EmbeddedZooKeeperEnsemble implements AutoCloseable {
         () -> {
           ZooKeeper probe = null;
           try {
-            probe = new ZooKeeper(servers, 5_000, event -> {});
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (!probe.getState().isConnected() && System.nanoTime() < deadline) {
-              Thread.sleep(20);
-            }
-            return probe.getState().isConnected() && probe.exists("/", false) != null;
+            CountDownLatch connected = new CountDownLatch(1);
+            probe =
+                new ZooKeeper(
+                    servers,
+                    5_000,
+                    event -> {
+                      if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                        connected.countDown();
+                      }
+                    });
+            return connected.await(5, TimeUnit.SECONDS) && probe.exists("/", false) != null;
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
