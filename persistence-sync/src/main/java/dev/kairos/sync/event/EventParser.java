@@ -1,0 +1,128 @@
+package dev.kairos.sync.event;
+
+import dev.kairos.core.model.TriggerState;
+import dev.kairos.core.redis.JobFields;
+import dev.kairos.core.redis.TriggerFields;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Turns the field/value pairs that the Lua scripts append into {@link SyncEvent}s. The scripts
+ * differ in which time field they write ({@code ms} from the cluster clock in the coordinator and
+ * core scripts, {@code ts} from the server's TIME in executor-mq's); the event's own time decides
+ * the timestamp the transition stands for: CLAIMED → claimedMs, DISPATCHED → dispatchedMs, RUNNING
+ * → startedMs, a final state → endedMs (the event's {@code endedMs} when present).
+ */
+public final class EventParser {
+
+  /** Rank of an event that does not carry a state (a move): lower than any real state. */
+  public static final int NO_STATE_RANK = -1;
+
+  public SyncEvent parse(int shard, String rawId, Map<String, String> body) {
+    StreamId id = StreamId.parse(rawId);
+    String type = body == null ? null : body.get("type");
+    if (type == null) {
+      return new SyncEvent.Unknown(shard, id, null, "no type field (entry deleted or malformed)");
+    }
+    try {
+      return switch (type) {
+        case "JOB_UPSERTED" -> jobUpserted(shard, id, body);
+        case "JOB_DELETED" ->
+            new SyncEvent.JobDeleted(
+                shard,
+                id,
+                required(body, JobFields.ID),
+                Long.parseLong(required(body, JobFields.VERSION)),
+                Long.parseLong(required(body, JobFields.SCHEDULE_VERSION)),
+                eventTime(body, id));
+        case "TRIGGER_CLAIMED", "TRIGGER_UPDATED", "TRIGGER_MOVED" -> trigger(shard, id, body);
+        default -> new SyncEvent.Unknown(shard, id, type, "unknown event type");
+      };
+    } catch (RuntimeException e) {
+      return new SyncEvent.Unknown(shard, id, type, e.toString());
+    }
+  }
+
+  private static SyncEvent jobUpserted(int shard, StreamId id, Map<String, String> body) {
+    Map<String, String> hash = new LinkedHashMap<>(body);
+    hash.remove("type");
+    hash.remove("ms");
+    required(hash, JobFields.ID);
+    Long.parseLong(required(hash, JobFields.VERSION));
+    return new SyncEvent.JobUpserted(shard, id, Map.copyOf(hash));
+  }
+
+  private static SyncEvent trigger(int shard, StreamId id, Map<String, String> body) {
+    String triggerId = required(body, "triggerId");
+    String jobId = required(body, TriggerFields.JOB_ID);
+    boolean moved = body.get("type").equals("TRIGGER_MOVED");
+    String state = moved ? null : required(body, TriggerFields.STATE);
+    int rank = state == null ? NO_STATE_RANK : TriggerState.valueOf(state).rank();
+    long at = eventTime(body, id);
+    boolean late = "1".equals(body.get("late"));
+    Long claimed = null;
+    Long dispatched = null;
+    Long started = null;
+    Long ended = null;
+    String message = body.get(TriggerFields.MESSAGE);
+    Long lateEnded = null;
+    String lateMessage = null;
+    if (late) {
+      // complete_trigger's LATE: the record keeps its final state, end time and message; the
+      // late result is kept aside (as Redis keeps it in lateResult).
+      lateEnded = number(body, TriggerFields.ENDED_MS, at);
+      lateMessage = message;
+      message = null;
+    } else if (state != null) {
+      switch (TriggerState.valueOf(state)) {
+        case CLAIMED -> claimed = at;
+        case DISPATCHED -> dispatched = at;
+        case RUNNING -> started = at;
+        default -> ended = number(body, TriggerFields.ENDED_MS, at);
+      }
+    }
+    String attempt = body.get(TriggerFields.ATTEMPT);
+    return new SyncEvent.TriggerChange(
+        shard,
+        id,
+        triggerId,
+        jobId,
+        late ? null : state,
+        late ? NO_STATE_RANK : rank,
+        number(body, TriggerFields.FIRE_MS, null),
+        attempt == null ? null : Integer.valueOf(attempt),
+        number(body, TriggerFields.SCHEDULE_VERSION, null),
+        body.get(TriggerFields.NODE),
+        number(body, TriggerFields.TERM, null),
+        body.get(TriggerFields.EXECUTOR),
+        body.get(TriggerFields.SLOT),
+        message,
+        claimed,
+        dispatched,
+        started,
+        ended,
+        lateEnded,
+        lateMessage);
+  }
+
+  private static long eventTime(Map<String, String> body, StreamId id) {
+    Long at = number(body, "ms", null);
+    if (at == null) {
+      at = number(body, "ts", null);
+    }
+    return at == null ? id.ms() : at;
+  }
+
+  private static Long number(Map<String, String> body, String field, Long fallback) {
+    String value = body.get(field);
+    return value == null || value.isEmpty() ? fallback : Long.valueOf(value);
+  }
+
+  private static String required(Map<String, String> body, String field) {
+    String value = body.get(field);
+    if (value == null) {
+      throw new IllegalArgumentException("missing field '" + field + "'");
+    }
+    return value;
+  }
+}

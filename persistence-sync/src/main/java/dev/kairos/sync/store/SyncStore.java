@@ -1,0 +1,267 @@
+package dev.kairos.sync.store;
+
+import dev.kairos.core.redis.JobFields;
+import dev.kairos.sync.event.SyncEvent;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * Applies parsed events to PostgreSQL in one transaction with guarded, idempotent upserts.
+ *
+ * <p>Plain JDBC rather than JPA: each upsert is {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE},
+ * a guard JPA cannot express without a read per row, and plain JDBC needs no EntityManagerFactory
+ * (which would touch the database at boot).
+ *
+ * <ul>
+ *   <li>Jobs: an upsert wins only over an older version of the same incarnation (same createdMs),
+ *       or over a tombstone older than its creation; a deletion leaves a tombstone with its
+ *       version.
+ *   <li>Triggers: state only moves to a higher rank; other fields follow the newest stream entry;
+ *       timestamps are set once (COALESCE), so no event erases what an earlier one wrote.
+ * </ul>
+ *
+ * <p>Thread-safe (stateless; a connection per call).
+ */
+public final class SyncStore {
+
+  private static final String UPSERT_JOB =
+      """
+      INSERT INTO kairos_job AS j (job_id, shard, app, handler, schedule_type, schedule, zone,
+          params, routing, block, timeout_ms, retry_count, retry_backoff, misfire,
+          misfire_threshold_ms, enabled, schedule_version, version, next_fire_ms, last_fire_ms,
+          created_ms, updated_ms, deleted, deleted_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE, NULL)
+      ON CONFLICT (job_id) DO UPDATE SET
+          shard = EXCLUDED.shard, app = EXCLUDED.app, handler = EXCLUDED.handler,
+          schedule_type = EXCLUDED.schedule_type, schedule = EXCLUDED.schedule,
+          zone = EXCLUDED.zone, params = EXCLUDED.params, routing = EXCLUDED.routing,
+          block = EXCLUDED.block, timeout_ms = EXCLUDED.timeout_ms,
+          retry_count = EXCLUDED.retry_count, retry_backoff = EXCLUDED.retry_backoff,
+          misfire = EXCLUDED.misfire, misfire_threshold_ms = EXCLUDED.misfire_threshold_ms,
+          enabled = EXCLUDED.enabled, schedule_version = EXCLUDED.schedule_version,
+          version = EXCLUDED.version, next_fire_ms = EXCLUDED.next_fire_ms,
+          last_fire_ms = CASE WHEN j.deleted THEN EXCLUDED.last_fire_ms
+                              ELSE GREATEST(j.last_fire_ms, EXCLUDED.last_fire_ms) END,
+          created_ms = EXCLUDED.created_ms, updated_ms = EXCLUDED.updated_ms,
+          deleted = FALSE, deleted_ms = NULL, synced_at = now()
+      WHERE (NOT j.deleted AND (EXCLUDED.created_ms > j.created_ms
+                 OR (EXCLUDED.created_ms = j.created_ms AND EXCLUDED.version > j.version)))
+         OR (j.deleted AND EXCLUDED.created_ms >= j.deleted_ms)
+      """;
+
+  private static final String DELETE_JOB =
+      """
+      INSERT INTO kairos_job AS j (job_id, shard, schedule_version, version, enabled, deleted,
+          deleted_ms)
+      VALUES (?, ?, ?, ?, FALSE, TRUE, ?)
+      ON CONFLICT (job_id) DO UPDATE SET
+          schedule_version = EXCLUDED.schedule_version, version = EXCLUDED.version,
+          enabled = FALSE, next_fire_ms = NULL, deleted = TRUE, deleted_ms = EXCLUDED.deleted_ms,
+          synced_at = now()
+      WHERE (NOT j.deleted AND j.created_ms <= EXCLUDED.deleted_ms AND EXCLUDED.version > j.version)
+         OR (j.deleted AND EXCLUDED.deleted_ms > j.deleted_ms)
+      """;
+
+  // The claim moved the job's lastFireMs in Redis without a JOB_UPSERTED event.
+  private static final String JOB_LAST_FIRE =
+      """
+      UPDATE kairos_job SET last_fire_ms = GREATEST(last_fire_ms, ?)
+      WHERE job_id = ? AND NOT deleted AND (last_fire_ms IS NULL OR last_fire_ms < ?)
+      """;
+
+  private static final String NEWER =
+      "(EXCLUDED.last_stream_ms, EXCLUDED.last_stream_seq) > (t.last_stream_ms, t.last_stream_seq)";
+
+  private static final String UPSERT_TRIGGER =
+      """
+      INSERT INTO kairos_trigger AS t (trigger_id, job_id, shard, fire_ms, state, state_rank,
+          attempt, schedule_version, node, term, executor, slot, message, claimed_ms,
+          dispatched_ms, started_ms, ended_ms, late_ended_ms, late_message, last_stream_ms,
+          last_stream_seq)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (trigger_id) DO UPDATE SET
+          state = CASE WHEN EXCLUDED.state_rank > t.state_rank THEN EXCLUDED.state ELSE t.state END,
+          state_rank = GREATEST(t.state_rank, EXCLUDED.state_rank),
+      """
+          + newest("fire_ms")
+          + newest("attempt")
+          + newest("schedule_version")
+          + newest("node")
+          + newest("term")
+          + newest("executor")
+          + newest("slot")
+          + newest("message")
+          + newest("late_ended_ms")
+          + newest("late_message")
+          + """
+              claimed_ms = COALESCE(t.claimed_ms, EXCLUDED.claimed_ms),
+              dispatched_ms = COALESCE(t.dispatched_ms, EXCLUDED.dispatched_ms),
+              started_ms = COALESCE(t.started_ms, EXCLUDED.started_ms),
+              ended_ms = COALESCE(t.ended_ms, EXCLUDED.ended_ms),
+              last_stream_ms = CASE WHEN %1$s THEN EXCLUDED.last_stream_ms ELSE t.last_stream_ms END,
+              last_stream_seq = CASE WHEN %1$s THEN EXCLUDED.last_stream_seq ELSE t.last_stream_seq END,
+              synced_at = now()
+          WHERE (EXCLUDED.last_stream_ms, EXCLUDED.last_stream_seq)
+                <> (t.last_stream_ms, t.last_stream_seq)
+          """
+              .formatted(NEWER);
+
+  private static String newest(String column) {
+    return "    %1$s = CASE WHEN %2$s THEN COALESCE(EXCLUDED.%1$s, t.%1$s) ELSE COALESCE(t.%1$s, EXCLUDED.%1$s) END,\n"
+        .formatted(column, NEWER);
+  }
+
+  private final DataSource dataSource;
+
+  public SyncStore(DataSource dataSource) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+  }
+
+  /** Applies {@code events} (in stream order per shard) in one transaction; all or nothing. */
+  public void apply(List<SyncEvent> events) throws SQLException {
+    if (events.isEmpty()) {
+      return;
+    }
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement upsertJob = c.prepareStatement(UPSERT_JOB);
+          PreparedStatement deleteJob = c.prepareStatement(DELETE_JOB);
+          PreparedStatement lastFire = c.prepareStatement(JOB_LAST_FIRE);
+          PreparedStatement upsertTrigger = c.prepareStatement(UPSERT_TRIGGER)) {
+        // Jobs first, then triggers: each statement kind is one JDBC batch, and the order
+        // between a job row and its triggers' rows does not matter (no foreign key).
+        for (SyncEvent event : events) {
+          if (event instanceof SyncEvent.JobUpserted e) {
+            bindJob(upsertJob, e);
+          } else if (event instanceof SyncEvent.JobDeleted e) {
+            bindDelete(deleteJob, e);
+          } else if (event instanceof SyncEvent.TriggerChange e) {
+            bindTrigger(upsertTrigger, e);
+            if ("CLAIMED".equals(e.state()) && e.fireMs() != null) {
+              lastFire.setLong(1, e.fireMs());
+              lastFire.setString(2, e.jobId());
+              lastFire.setLong(3, e.fireMs());
+              lastFire.addBatch();
+            }
+          }
+          // Unknown: counted and acknowledged by the worker; nothing to write.
+        }
+        upsertJob.executeBatch();
+        deleteJob.executeBatch();
+        upsertTrigger.executeBatch();
+        lastFire.executeBatch();
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c, e);
+        throw e;
+      }
+    }
+  }
+
+  private static void rollbackQuietly(Connection c, Exception cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  private static void bindJob(PreparedStatement ps, SyncEvent.JobUpserted e) throws SQLException {
+    Map<String, String> h = e.hash();
+    int i = 1;
+    ps.setString(i++, h.get(JobFields.ID));
+    ps.setInt(i++, e.shard());
+    ps.setString(i++, h.get(JobFields.APP));
+    ps.setString(i++, h.get(JobFields.HANDLER));
+    ps.setString(i++, h.get(JobFields.SCHEDULE_TYPE));
+    ps.setString(i++, h.get(JobFields.SCHEDULE));
+    ps.setString(i++, h.get(JobFields.ZONE));
+    ps.setString(i++, h.get(JobFields.PARAMS));
+    ps.setString(i++, h.get(JobFields.ROUTING));
+    ps.setString(i++, h.get(JobFields.BLOCK));
+    setLong(ps, i++, h.get(JobFields.TIMEOUT_MS));
+    setInt(ps, i++, h.get(JobFields.RETRY_COUNT));
+    ps.setString(i++, h.get(JobFields.RETRY_BACKOFF));
+    ps.setString(i++, h.get(JobFields.MISFIRE));
+    setLong(ps, i++, h.get(JobFields.MISFIRE_THRESHOLD_MS));
+    String enabled = h.get(JobFields.ENABLED);
+    if (enabled == null) {
+      ps.setNull(i++, Types.BOOLEAN);
+    } else {
+      ps.setBoolean(i++, Boolean.parseBoolean(enabled));
+    }
+    setLong(ps, i++, h.getOrDefault(JobFields.SCHEDULE_VERSION, "0"));
+    setLong(ps, i++, h.get(JobFields.VERSION));
+    setLong(ps, i++, h.get(JobFields.NEXT_FIRE_MS));
+    setLong(ps, i++, h.get(JobFields.LAST_FIRE_MS));
+    setLong(ps, i++, h.getOrDefault(JobFields.CREATED_MS, "0"));
+    setLong(ps, i++, h.get(JobFields.UPDATED_MS));
+    ps.addBatch();
+  }
+
+  private static void bindDelete(PreparedStatement ps, SyncEvent.JobDeleted e) throws SQLException {
+    ps.setString(1, e.jobId());
+    ps.setInt(2, e.shard());
+    ps.setLong(3, e.scheduleVersion());
+    ps.setLong(4, e.version());
+    ps.setLong(5, e.deletedMs());
+    ps.addBatch();
+  }
+
+  private static void bindTrigger(PreparedStatement ps, SyncEvent.TriggerChange e)
+      throws SQLException {
+    int i = 1;
+    ps.setString(i++, e.triggerId());
+    ps.setString(i++, e.jobId());
+    ps.setInt(i++, e.shard());
+    setLong(ps, i++, e.fireMs());
+    ps.setString(i++, e.state());
+    ps.setShort(i++, (short) e.stateRank());
+    if (e.attempt() == null) {
+      ps.setNull(i++, Types.INTEGER);
+    } else {
+      ps.setInt(i++, e.attempt());
+    }
+    setLong(ps, i++, e.scheduleVersion());
+    ps.setString(i++, e.node());
+    setLong(ps, i++, e.term());
+    ps.setString(i++, e.executor());
+    ps.setString(i++, e.slot());
+    ps.setString(i++, e.message());
+    setLong(ps, i++, e.claimedMs());
+    setLong(ps, i++, e.dispatchedMs());
+    setLong(ps, i++, e.startedMs());
+    setLong(ps, i++, e.endedMs());
+    setLong(ps, i++, e.lateEndedMs());
+    ps.setString(i++, e.lateMessage());
+    ps.setLong(i++, e.id().ms());
+    ps.setLong(i, e.id().seq());
+    ps.addBatch();
+  }
+
+  private static void setLong(PreparedStatement ps, int i, Long value) throws SQLException {
+    if (value == null) {
+      ps.setNull(i, Types.BIGINT);
+    } else {
+      ps.setLong(i, value);
+    }
+  }
+
+  private static void setLong(PreparedStatement ps, int i, String value) throws SQLException {
+    setLong(ps, i, value == null || value.isEmpty() ? null : Long.valueOf(value));
+  }
+
+  private static void setInt(PreparedStatement ps, int i, String value) throws SQLException {
+    if (value == null || value.isEmpty()) {
+      ps.setNull(i, Types.INTEGER);
+    } else {
+      ps.setInt(i, Integer.parseInt(value));
+    }
+  }
+}

@@ -1,0 +1,322 @@
+package dev.kairos.sync.worker;
+
+import dev.kairos.core.redis.ClusterMetadata;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.sync.event.EventParser;
+import dev.kairos.sync.event.SyncEvent;
+import dev.kairos.sync.store.SyncStore;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.models.stream.ClaimedMessages;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies every shard's events stream into PostgreSQL (write-behind).
+ *
+ * <p>Every node runs one worker as its own consumer of one shared consumer group, so each entry is
+ * applied by one node at a time, and a node's death costs nothing: its unacknowledged entries stay
+ * pending in Redis and another node's worker takes them over with XAUTOCLAIM once they have been
+ * idle for {@link SyncConfig#claimIdle()}. A round reads up to a batch per shard, applies all of it
+ * in one PostgreSQL transaction, and only then acknowledges (XACK); acknowledged entries are
+ * trimmed (XTRIM MINID below the oldest pending entry), never unacknowledged ones. Upserts are
+ * idempotent and ordered by guards ({@link SyncStore}), so a replay or out-of-order recovery never
+ * regresses a row.
+ *
+ * <p>PostgreSQL is never on the trigger path: nothing waits for this worker. It starts with the
+ * node whatever the database does, runs the schema migrations when it first reaches PostgreSQL, and
+ * backs off while PostgreSQL (or Redis) is unavailable; entries simply stay pending.
+ *
+ * <p>Threads: one thread named {@code kairos-sync-<consumer>}; only it touches the fields below
+ * except {@link #state}.
+ */
+public final class StreamSyncWorker implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(StreamSyncWorker.class);
+
+  enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final KairosRedis redis;
+  private final SyncStore store;
+  private final SchemaMigrator migrator;
+  private final SyncConfig config;
+  private final SyncMetrics metrics;
+  private final SyncFaults faults;
+  private final EventParser parser = new EventParser();
+  private final StreamGroups groups;
+  private final Consumer<String> me;
+  private final Backoff backoff;
+  private volatile Thread thread;
+  private volatile boolean schemaReady;
+
+  // Only the worker thread touches these.
+  private int shards;
+  private boolean[] readOwnPending = new boolean[0];
+  private int nextShard;
+  private long nextClaimAtMs;
+  private long nextTrimAtMs;
+
+  public StreamSyncWorker(
+      KairosRedis redis,
+      SyncStore store,
+      SchemaMigrator migrator,
+      SyncConfig config,
+      SyncMetrics metrics,
+      SyncFaults faults) {
+    this.redis = Objects.requireNonNull(redis, "redis");
+    this.store = Objects.requireNonNull(store, "store");
+    this.migrator = Objects.requireNonNull(migrator, "migrator");
+    this.config = Objects.requireNonNull(config, "config");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.faults = Objects.requireNonNull(faults, "faults");
+    this.groups = new StreamGroups(redis, config.group());
+    this.me = Consumer.from(config.group(), config.consumer());
+    this.backoff = new Backoff(config.retryInitial(), config.retryMax());
+  }
+
+  /** Starts the worker thread; returns at once (PostgreSQL is not contacted here). */
+  public void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException("sync worker " + config.consumer() + " is " + state.get());
+    }
+    Thread t = new Thread(this::run, "kairos-sync-" + config.consumer());
+    t.setDaemon(true);
+    thread = t;
+    t.start();
+  }
+
+  /** Whether the schema migrations have run (PostgreSQL was reached at least once). */
+  public boolean schemaReady() {
+    return schemaReady;
+  }
+
+  /** Whether the worker thread is running (false after close, or after a simulated crash). */
+  public boolean isRunning() {
+    Thread t = thread;
+    return t != null && t.isAlive();
+  }
+
+  @Override
+  public void close() {
+    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+      return;
+    }
+    Thread t = thread;
+    if (t == null) {
+      return;
+    }
+    t.interrupt();
+    try {
+      t.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void run() {
+    log.info("persistence-sync worker {} started (group {})", config.consumer(), config.group());
+    while (state.get() == State.STARTED && !Thread.currentThread().isInterrupted()) {
+      try {
+        boolean busy = step();
+        backoff.reset();
+        if (!busy) {
+          Thread.sleep(config.pollInterval().toMillis());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (SQLException | org.flywaydb.core.api.FlywayException e) {
+        metrics.databaseFailure();
+        pause(e, "PostgreSQL unavailable");
+      } catch (RuntimeException e) {
+        metrics.loopError();
+        pause(e, "sync round failed");
+      }
+    }
+    log.info("persistence-sync worker {} stopped", config.consumer());
+  }
+
+  private void pause(Exception e, String what) {
+    // Whatever was read but not acknowledged is pending to this consumer: read it again first.
+    java.util.Arrays.fill(readOwnPending, true);
+    long delay = backoff.next();
+    // Only the message: a JDBC exception never carries the password, but keep logs short.
+    log.warn(
+        "{} ({}); will keep running, retrying in {} ms",
+        what,
+        e.getClass().getSimpleName() + ": " + e.getMessage(),
+        delay);
+    try {
+      Thread.sleep(delay);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One round; returns true when it applied something (so the next round starts at once). */
+  boolean step() throws SQLException {
+    if (!schemaReady) {
+      int applied = migrator.migrate();
+      schemaReady = true;
+      log.info("persistence-sync schema ready ({} migrations applied)", applied);
+    }
+    if (shards == 0 && !discoverShards()) {
+      return false;
+    }
+    long now = System.currentTimeMillis();
+    if (now >= nextClaimAtMs) {
+      claimIdle();
+      nextClaimAtMs = now + config.claimInterval().toMillis();
+    }
+    int applied = syncRound();
+    if (now >= nextTrimAtMs) {
+      trimAll();
+      nextTrimAtMs = now + config.trimInterval().toMillis();
+    }
+    return applied > 0;
+  }
+
+  private boolean discoverShards() {
+    String stored = redis.sync().hget(RedisKeys.META, ClusterMetadata.SHARDS);
+    if (stored == null) {
+      log.debug("no shard count in {} yet; waiting for the cluster to initialise", RedisKeys.META);
+      return false;
+    }
+    int n = Integer.parseInt(stored);
+    for (int s = 0; s < n; s++) {
+      groups.ensure(s);
+    }
+    readOwnPending = new boolean[n];
+    // A restarted node under the same consumer name first finishes what it had read.
+    java.util.Arrays.fill(readOwnPending, true);
+    shards = n;
+    log.info("persistence-sync worker {} follows {} shard streams", config.consumer(), n);
+    return true;
+  }
+
+  /** Takes over entries that another (dead) consumer read and never acknowledged. */
+  private void claimIdle() {
+    for (int s = 0; s < shards; s++) {
+      String start = "0-0";
+      int rounds = 0;
+      do {
+        ClaimedMessages<String, String> claimed;
+        try {
+          claimed =
+              redis
+                  .sync()
+                  .xautoclaim(
+                      RedisKeys.events(s),
+                      XAutoClaimArgs.Builder.justid(me, config.claimIdle(), start)
+                          .count(config.batchSize()));
+        } catch (RuntimeException e) {
+          if (StreamGroups.isNoGroup(e)) {
+            groups.ensure(s);
+            break;
+          }
+          throw e;
+        }
+        if (!claimed.getMessages().isEmpty()) {
+          metrics.claimed(claimed.getMessages().size());
+          readOwnPending[s] = true;
+          log.info(
+              "shard {}: took over {} idle pending entries from dead consumers",
+              s,
+              claimed.getMessages().size());
+        }
+        start = claimed.getId();
+      } while (!"0-0".equals(start) && ++rounds < 100);
+    }
+  }
+
+  private int syncRound() throws SQLException {
+    Map<Integer, List<String>> idsByShard = new LinkedHashMap<>();
+    List<SyncEvent> events = new ArrayList<>();
+    int first = nextShard;
+    for (int k = 0; k < shards && events.size() < config.maxEventsPerRound(); k++) {
+      int s = (first + k) % shards;
+      nextShard = (s + 1) % shards;
+      List<StreamMessage<String, String>> messages = read(s);
+      if (messages.isEmpty()) {
+        continue;
+      }
+      List<String> ids = new ArrayList<>(messages.size());
+      for (StreamMessage<String, String> m : messages) {
+        ids.add(m.getId());
+        SyncEvent event = parser.parse(s, m.getId(), m.getBody());
+        if (event instanceof SyncEvent.Unknown u) {
+          metrics.unknown();
+          log.warn(
+              "shard {} entry {}: {} ({}); acknowledged without writing",
+              s,
+              u.id(),
+              u.problem(),
+              u.type());
+        }
+        events.add(event);
+      }
+      idsByShard.put(s, ids);
+    }
+    if (events.isEmpty()) {
+      return 0;
+    }
+    faults.afterRead(events);
+    store.apply(events);
+    faults.afterCommit(events);
+    // Safety: acknowledge only after the commit; a crash before this replays the entries.
+    idsByShard.forEach(
+        (s, ids) ->
+            redis.sync().xack(RedisKeys.events(s), config.group(), ids.toArray(String[]::new)));
+    metrics.applied(events.size());
+    return events.size();
+  }
+
+  private List<StreamMessage<String, String>> read(int shard) {
+    boolean own = readOwnPending[shard];
+    try {
+      List<StreamMessage<String, String>> messages =
+          redis
+              .sync()
+              .xreadgroup(
+                  me,
+                  XReadArgs.Builder.count(config.batchSize()),
+                  XReadArgs.StreamOffset.from(RedisKeys.events(shard), own ? "0" : ">"));
+      if (own && messages.isEmpty()) {
+        readOwnPending[shard] = false;
+      }
+      return messages;
+    } catch (RuntimeException e) {
+      if (StreamGroups.isNoGroup(e)) {
+        // The stream was flushed (e.g. a master lost its data): recreate the group and move on.
+        log.warn("shard {}: consumer group {} missing; recreating it", shard, config.group());
+        groups.ensure(shard);
+        return List.of();
+      }
+      throw e;
+    }
+  }
+
+  private void trimAll() {
+    long removed = 0;
+    for (int s = 0; s < shards; s++) {
+      removed += groups.trim(s);
+    }
+    if (removed > 0) {
+      metrics.trimmed(removed);
+    }
+  }
+}

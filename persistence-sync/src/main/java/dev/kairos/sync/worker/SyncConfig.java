@@ -1,0 +1,118 @@
+package dev.kairos.sync.worker;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of one node's {@link StreamSyncWorker}.
+ *
+ * @param group consumer group shared by every node (one group, so each entry is applied once)
+ * @param consumer this node's consumer name in the group (stable per node)
+ * @param batchSize entries read per shard per XREADGROUP
+ * @param maxEventsPerRound entries applied in one PostgreSQL transaction, across shards
+ * @param pollInterval pause after a round that found nothing
+ * @param claimIdle a pending entry idle this long belongs to a dead consumer and is taken over
+ * @param claimInterval how often XAUTOCLAIM runs (also once at start)
+ * @param trimInterval how often acknowledged entries are trimmed from the streams
+ * @param retryInitial first back-off after a failure (PostgreSQL or Redis unavailable)
+ * @param retryMax longest back-off
+ */
+public record SyncConfig(
+    String group,
+    String consumer,
+    int batchSize,
+    int maxEventsPerRound,
+    Duration pollInterval,
+    Duration claimIdle,
+    Duration claimInterval,
+    Duration trimInterval,
+    Duration retryInitial,
+    Duration retryMax) {
+
+  public static final String DEFAULT_GROUP = "kairos-sync";
+  public static final int DEFAULT_BATCH_SIZE = 500;
+  public static final int DEFAULT_MAX_EVENTS_PER_ROUND = 5_000;
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(200);
+  public static final Duration DEFAULT_CLAIM_IDLE = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_CLAIM_INTERVAL = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_TRIM_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_RETRY_INITIAL = Duration.ofMillis(500);
+  public static final Duration DEFAULT_RETRY_MAX = Duration.ofSeconds(30);
+
+  public SyncConfig {
+    Objects.requireNonNull(group, "group");
+    Objects.requireNonNull(consumer, "consumer");
+    if (batchSize < 1 || maxEventsPerRound < batchSize) {
+      throw new IllegalArgumentException(
+          "batchSize must be >= 1 and maxEventsPerRound >= batchSize but were "
+              + batchSize
+              + " and "
+              + maxEventsPerRound);
+    }
+    for (Duration d :
+        new Duration[] {
+          pollInterval, claimIdle, claimInterval, trimInterval, retryInitial, retryMax
+        }) {
+      if (d == null || d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("durations must be positive");
+      }
+    }
+  }
+
+  /** Defaults for {@code consumer}. */
+  public static SyncConfig defaults(String consumer) {
+    return new SyncConfig(
+        DEFAULT_GROUP,
+        consumer,
+        DEFAULT_BATCH_SIZE,
+        DEFAULT_MAX_EVENTS_PER_ROUND,
+        DEFAULT_POLL_INTERVAL,
+        DEFAULT_CLAIM_IDLE,
+        DEFAULT_CLAIM_INTERVAL,
+        DEFAULT_TRIM_INTERVAL,
+        DEFAULT_RETRY_INITIAL,
+        DEFAULT_RETRY_MAX);
+  }
+
+  public SyncConfig withConsumer(String name) {
+    return new SyncConfig(
+        group,
+        name,
+        batchSize,
+        maxEventsPerRound,
+        pollInterval,
+        claimIdle,
+        claimInterval,
+        trimInterval,
+        retryInitial,
+        retryMax);
+  }
+
+  public SyncConfig withClaimIdle(Duration idle, Duration interval) {
+    return new SyncConfig(
+        group,
+        consumer,
+        batchSize,
+        maxEventsPerRound,
+        pollInterval,
+        idle,
+        interval,
+        trimInterval,
+        retryInitial,
+        retryMax);
+  }
+
+  public SyncConfig withRetry(Duration initial, Duration max) {
+    return new SyncConfig(
+        group,
+        consumer,
+        batchSize,
+        maxEventsPerRound,
+        pollInterval,
+        claimIdle,
+        claimInterval,
+        trimInterval,
+        initial,
+        max);
+  }
+}

@@ -1,0 +1,128 @@
+package dev.kairos.sync;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.kairos.core.redis.ClusterMetadata;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.devinfra.EmbeddedPostgreSql;
+import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.sync.store.SyncStore;
+import dev.kairos.sync.worker.SchemaMigrator;
+import dev.kairos.sync.worker.StreamSyncWorker;
+import dev.kairos.sync.worker.SyncConfig;
+import dev.kairos.sync.worker.SyncFaults;
+import dev.kairos.sync.worker.SyncMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A clean Redis Cluster (every master flushed, shard count set) and a clean PostgreSQL database
+ * (public schema dropped) for one test; closes what it opened in reverse order.
+ */
+final class SyncFixture implements AutoCloseable {
+
+  static final int SHARDS = 8;
+
+  final EmbeddedRedisCluster cluster;
+  final EmbeddedPostgreSql pg;
+  final KairosRedis redis;
+  final HikariDataSource dataSource;
+  final RedisKeys keys = new RedisKeys(SHARDS);
+  private final List<AutoCloseable> workers = new ArrayList<>();
+
+  SyncFixture(EmbeddedRedisCluster cluster, EmbeddedPostgreSql pg) {
+    this.cluster = cluster;
+    this.pg = pg;
+    for (int i = 0; i < cluster.size(); i++) {
+      cluster.flushNode(i);
+    }
+    this.redis = KairosRedis.connect(cluster.uris(), true, Duration.ofSeconds(5));
+    ClusterMetadata.initialise(redis, SHARDS);
+    this.dataSource = dataSource(pg);
+    try (Connection c = pg.connect();
+        Statement st = c.createStatement()) {
+      st.execute("DROP SCHEMA public CASCADE");
+      st.execute("CREATE SCHEMA public");
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static HikariDataSource dataSource(EmbeddedPostgreSql pg) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(pg.jdbcUrl());
+    config.setUsername(pg.username());
+    config.setPassword(pg.password());
+    config.setMaximumPoolSize(4);
+    config.setConnectionTimeout(2_000);
+    config.setInitializationFailTimeout(-1);
+    config.setPoolName("sync-test");
+    // A read on a connection whose server vanished must fail, not block the worker forever.
+    config.addDataSourceProperty("socketTimeout", "10");
+    config.addDataSourceProperty("connectTimeout", "2");
+    return new HikariDataSource(config);
+  }
+
+  static SyncConfig fastConfig(String consumer) {
+    return SyncConfig.defaults(consumer)
+        .withClaimIdle(Duration.ofMillis(500), Duration.ofMillis(300))
+        .withRetry(Duration.ofMillis(100), Duration.ofMillis(500));
+  }
+
+  StreamSyncWorker worker(SyncConfig config, SyncMetrics metrics, SyncFaults faults) {
+    StreamSyncWorker worker =
+        new StreamSyncWorker(
+            redis,
+            new SyncStore(dataSource),
+            new SchemaMigrator(dataSource),
+            config,
+            metrics,
+            faults);
+    workers.add(worker);
+    return worker;
+  }
+
+  StreamSyncWorker worker(String consumer) {
+    return worker(
+        fastConfig(consumer), new SyncMetrics(new SimpleMeterRegistry()), SyncFaults.NONE);
+  }
+
+  static void await(Duration timeout, String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    RuntimeException last = null;
+    while (true) {
+      try {
+        if (condition.getAsBoolean()) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        last = e;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what, last);
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for " + what, e);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (int i = workers.size() - 1; i >= 0; i--) {
+      workers.get(i).close();
+    }
+    dataSource.close();
+    redis.close();
+  }
+}
