@@ -73,6 +73,8 @@ class ClaimThroughputIT {
       lines.add(measureScript(batchSize, 1));
     }
     lines.add(measureScript(500, 5));
+    lines.add(measureOneMasterSequential(500));
+    lines.add(measureScriptedWrite());
     lines.add(measureScanPass(100));
     lines.add(measureScanPass(500));
     lines.add(measureScriptedWrite());
@@ -104,6 +106,29 @@ class ClaimThroughputIT {
         seconds,
         fires / (scriptMicros / 1e6),
         (double) scriptMicros / fires);
+  }
+
+  /**
+   * Batches of 500 sent one at a time, only to the shards of master 0: one Redis process busy at a
+   * time, as in the yardstick, so the two script times compare like for like.
+   */
+  private String measureOneMasterSequential(int batchSize) {
+    reset();
+    List<List<String>> jobsPerShard = populate(60_000);
+    resetScriptStats();
+    int fires = 0;
+    long began = System.nanoTime();
+    for (int shard = 0; shard < fx.keys.shards(); shard++) {
+      if (cluster.nodeOwning(RedisKeys.due(shard)) == 0) {
+        fires += claimShard(shard, jobsPerShard.get(shard), batchSize, 1, 0).join();
+      }
+    }
+    double seconds = (System.nanoTime() - began) / 1e9;
+    long scriptMicros = scriptMicros();
+    return String.format(
+        "claim_fires.lua  batch %3d, one master, one call at a time: %,9.0f fires/s wall;"
+            + " %.1f us of script time per fire",
+        batchSize, fires / seconds, (double) scriptMicros / fires);
   }
 
   /** The shard's batches one after another (as a scan does), all shards concurrently. */
