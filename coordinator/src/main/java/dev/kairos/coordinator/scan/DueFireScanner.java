@@ -140,6 +140,7 @@ public final class DueFireScanner {
 
   private void awaitAll(Pass pass, List<CompletableFuture<Void>> shards) {
     try {
+      // A shard chains up to maxBatchesPerShard calls, each bounded by the Redis timeout.
       CompletableFuture.allOf(shards.toArray(CompletableFuture[]::new))
           .get(
               config.redisTimeout().toMillis() * config.maxBatchesPerShard(),
