@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -11,19 +12,20 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Picks free TCP ports on 127.0.0.1 for the embedded components.
  *
- * <p>Ports come from {@value #LOWEST}..{@value #HIGHEST}, below the Linux ephemeral range (32768+),
- * where the kernel picks local ports for outgoing connections: a port picked there could be taken
- * by any client between our check and the server's bind. The range also keeps a Redis Cluster bus
- * port (data port + 10000) valid. A random start spreads parallel test JVMs apart, each candidate
- * is checked by binding it, and ports handed out by this JVM are remembered so two components of
- * one JVM never get the same port, even before either has bound it.
+ * <p>Every port handed out lies in {@value #LOWEST}..{@value #HIGHEST}, below the Linux ephemeral
+ * range (32768+), where the kernel picks local ports for outgoing connections: a port picked there
+ * could be taken by any client between our check and the server's bind. For a block (a Redis
+ * Cluster node and its bus port at + 10000) every port of the block is in that range, so the base
+ * is drawn from a narrower one. A random start spreads parallel test JVMs apart, each candidate is
+ * checked by binding it, and ports handed out by this JVM are remembered so two components of one
+ * JVM never get the same port, even before either has bound it.
  */
 public final class FreePorts {
 
   /** Lowest port handed out. */
   public static final int LOWEST = 20_000;
 
-  /** Highest port handed out (a Redis Cluster bus port, data port + 10000, must stay ≤ 65535). */
+  /** Highest port handed out. */
   public static final int HIGHEST = 32_000;
 
   private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
@@ -41,9 +43,15 @@ public final class FreePorts {
    * {@code pickBlock(0, 10000)} for a Redis Cluster node and its bus port.
    */
   public static int pickBlock(int... offsets) {
+    int lowestBase = LOWEST - Arrays.stream(offsets).min().orElse(0);
+    int highestBase = HIGHEST - Arrays.stream(offsets).max().orElse(0);
+    if (lowestBase > highestBase) {
+      throw new IllegalArgumentException(
+          "offsets " + Arrays.toString(offsets) + " do not fit in " + LOWEST + ".." + HIGHEST);
+    }
     ThreadLocalRandom random = ThreadLocalRandom.current();
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      int base = LOWEST + 10 + random.nextInt(HIGHEST - LOWEST - 20);
+      int base = random.nextInt(lowestBase, highestBase + 1);
       if (reserveAll(base, offsets)) {
         return base;
       }
