@@ -36,9 +36,11 @@ CREATE TABLE kairos_job (
 -- Rebuild loads a shard's live jobs.
 CREATE INDEX kairos_job_shard ON kairos_job (shard) WHERE NOT deleted;
 
--- One row per trigger id. state only moves to a higher state_rank (TriggerState.rank());
--- the other fields follow the newest stream entry (last_stream_ms, last_stream_seq) that carried
--- them, and timestamps are merged with COALESCE so no event erases what an earlier one wrote.
+-- One row per trigger id. state only moves to a higher state_rank (TriggerState.rank()).
+-- node/term (claim, then moves) and slot (routed slot, then the executor's) change over a
+-- trigger's life: each keeps the stream position of the entry it came from (*_pos_*), and only a
+-- newer entry replaces it. Every other field is written once by the scripts, so it is merged with
+-- COALESCE: no replayed or reordered event erases or rewrites what an earlier one wrote.
 CREATE TABLE kairos_trigger (
     trigger_id       TEXT     PRIMARY KEY,
     job_id           TEXT     NOT NULL,
@@ -59,6 +61,10 @@ CREATE TABLE kairos_trigger (
     ended_ms         BIGINT,
     late_ended_ms    BIGINT,
     late_message     TEXT,
+    node_pos_ms      BIGINT,
+    node_pos_seq     BIGINT,
+    slot_pos_ms      BIGINT,
+    slot_pos_seq     BIGINT,
     last_stream_ms   BIGINT   NOT NULL,
     last_stream_seq  BIGINT   NOT NULL,
     synced_at        TIMESTAMPTZ NOT NULL DEFAULT now()

@@ -22,8 +22,9 @@ import javax.sql.DataSource;
  *   <li>Jobs: an upsert wins only over an older version of the same incarnation (same createdMs),
  *       or over a tombstone older than its creation; a deletion leaves a tombstone with its
  *       version.
- *   <li>Triggers: state only moves to a higher rank; other fields follow the newest stream entry;
- *       timestamps are set once (COALESCE), so no event erases what an earlier one wrote.
+ *   <li>Triggers: state only moves to a higher rank; node/term and slot follow the newest stream
+ *       entry that carried them; every other field is written once by the scripts and merged with
+ *       COALESCE, so no event erases what an earlier one wrote.
  * </ul>
  *
  * <p>Thread-safe (stateless; a connection per call).
@@ -75,46 +76,67 @@ public final class SyncStore {
       WHERE job_id = ? AND NOT deleted AND (last_fire_ms IS NULL OR last_fire_ms < ?)
       """;
 
-  private static final String NEWER =
-      "(EXCLUDED.last_stream_ms, EXCLUDED.last_stream_seq) > (t.last_stream_ms, t.last_stream_seq)";
-
   private static final String UPSERT_TRIGGER =
       """
       INSERT INTO kairos_trigger AS t (trigger_id, job_id, shard, fire_ms, state, state_rank,
           attempt, schedule_version, node, term, executor, slot, message, claimed_ms,
-          dispatched_ms, started_ms, ended_ms, late_ended_ms, late_message, last_stream_ms,
-          last_stream_seq)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          dispatched_ms, started_ms, ended_ms, late_ended_ms, late_message, node_pos_ms,
+          node_pos_seq, slot_pos_ms, slot_pos_seq, last_stream_ms, last_stream_seq)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (trigger_id) DO UPDATE SET
           state = CASE WHEN EXCLUDED.state_rank > t.state_rank THEN EXCLUDED.state ELSE t.state END,
           state_rank = GREATEST(t.state_rank, EXCLUDED.state_rank),
       """
-          + newest("fire_ms")
-          + newest("attempt")
-          + newest("schedule_version")
-          + newest("node")
-          + newest("term")
-          + newest("executor")
-          + newest("slot")
-          + newest("message")
-          + newest("late_ended_ms")
-          + newest("late_message")
+          + positioned("node", "node")
+          + positioned("term", "node")
+          + positioned("slot", "slot")
+          + positions("node")
+          + positions("slot")
+          + once("fire_ms")
+          + once("attempt")
+          + once("schedule_version")
+          + once("executor")
+          + once("message")
+          + once("claimed_ms")
+          + once("dispatched_ms")
+          + once("started_ms")
+          + once("ended_ms")
+          + once("late_ended_ms")
+          + once("late_message")
           + """
-              claimed_ms = COALESCE(t.claimed_ms, EXCLUDED.claimed_ms),
-              dispatched_ms = COALESCE(t.dispatched_ms, EXCLUDED.dispatched_ms),
-              started_ms = COALESCE(t.started_ms, EXCLUDED.started_ms),
-              ended_ms = COALESCE(t.ended_ms, EXCLUDED.ended_ms),
               last_stream_ms = CASE WHEN %1$s THEN EXCLUDED.last_stream_ms ELSE t.last_stream_ms END,
               last_stream_seq = CASE WHEN %1$s THEN EXCLUDED.last_stream_seq ELSE t.last_stream_seq END,
               synced_at = now()
-          WHERE (EXCLUDED.last_stream_ms, EXCLUDED.last_stream_seq)
-                <> (t.last_stream_ms, t.last_stream_seq)
           """
-              .formatted(NEWER);
+              .formatted(newer("last_stream"));
 
-  private static String newest(String column) {
-    return "    %1$s = CASE WHEN %2$s THEN COALESCE(EXCLUDED.%1$s, t.%1$s) ELSE COALESCE(t.%1$s, EXCLUDED.%1$s) END,\n"
-        .formatted(column, NEWER);
+  /** Whether the incoming entry is newer than the row's position {@code pos}. */
+  private static String newer(String pos) {
+    return "(EXCLUDED.last_stream_ms, EXCLUDED.last_stream_seq) > (t.%1$s_ms, t.%1$s_seq)"
+        .formatted(pos);
+  }
+
+  /** The incoming entry carries {@code pos}'s fields and is newer than where they came from. */
+  private static String replaces(String pos) {
+    return "(EXCLUDED.%1$s_pos_ms IS NOT NULL AND (t.%1$s_pos_ms IS NULL OR %2$s))"
+        .formatted(pos, newer(pos + "_pos"));
+  }
+
+  private static String positioned(String column, String pos) {
+    return "    %1$s = CASE WHEN %2$s THEN EXCLUDED.%1$s ELSE t.%1$s END,\n"
+        .formatted(column, replaces(pos));
+  }
+
+  private static String positions(String pos) {
+    return ("    %1$s_pos_ms = CASE WHEN %2$s THEN EXCLUDED.%1$s_pos_ms ELSE t.%1$s_pos_ms END,\n"
+            + "    %1$s_pos_seq = CASE WHEN %2$s THEN EXCLUDED.%1$s_pos_seq ELSE t.%1$s_pos_seq"
+            + " END,\n")
+        .formatted(pos, replaces(pos));
+  }
+
+  /** Written once by the scripts: the first value seen stays. */
+  private static String once(String column) {
+    return "    %1$s = COALESCE(t.%1$s, EXCLUDED.%1$s),\n".formatted(column);
   }
 
   private final DataSource dataSource;
@@ -240,9 +262,18 @@ public final class SyncStore {
     setLong(ps, i++, e.endedMs());
     setLong(ps, i++, e.lateEndedMs());
     ps.setString(i++, e.lateMessage());
+    i = bindPosition(ps, i, e.node() != null || e.term() != null, e);
+    i = bindPosition(ps, i, e.slot() != null, e);
     ps.setLong(i++, e.id().ms());
     ps.setLong(i, e.id().seq());
     ps.addBatch();
+  }
+
+  private static int bindPosition(
+      PreparedStatement ps, int i, boolean carried, SyncEvent.TriggerChange e) throws SQLException {
+    setLong(ps, i, carried ? e.id().ms() : null);
+    setLong(ps, i + 1, carried ? e.id().seq() : null);
+    return i + 2;
   }
 
   private static void setLong(PreparedStatement ps, int i, Long value) throws SQLException {
