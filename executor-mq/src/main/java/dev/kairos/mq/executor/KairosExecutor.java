@@ -26,6 +26,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
@@ -64,6 +65,7 @@ public final class KairosExecutor implements AutoCloseable {
   private final AtomicLong discarded = new AtomicLong();
   private final AtomicLong malformed = new AtomicLong();
   private final AtomicLong errors = new AtomicLong();
+  private final AtomicBoolean consumerStopped = new AtomicBoolean();
 
   private TriggerRecords records;
   private SlotLease lease;
@@ -135,9 +137,9 @@ public final class KairosExecutor implements AutoCloseable {
     return lease.slot();
   }
 
-  /** Whether this instance is consuming: started, and its lease is trusted right now. */
+  /** Whether this instance is consuming: started, its lease trusted, its consumer running. */
   public boolean isConsuming() {
-    return lifecycle.isStarted() && lease != null && lease.isValid();
+    return lifecycle.isStarted() && lease != null && lease.isValid() && !consumerStopped.get();
   }
 
   public ExecutorStats stats() {
@@ -152,20 +154,16 @@ public final class KairosExecutor implements AutoCloseable {
 
   /** Runs on the poll thread only; catches at the boundary so the loop survives outages. */
   private void pollLoop() {
-    boolean reportedLoss = false;
     while (lifecycle.isStarted()) {
       try {
         if (lease.isLost()) {
-          if (!reportedLoss) {
-            log.error(
-                "executor {} lost slot {}: it stops consuming; restart it to claim a slot again",
-                lease.instanceId(),
-                lease.slot());
-            reportedLoss = true;
-          }
-          commit();
-          Thread.sleep(200);
-          continue;
+          log.error(
+              "executor {} lost slot {}: it stops consuming and leaves the queue to the slot's"
+                  + " next owner; restart it to claim a slot again",
+              lease.instanceId(),
+              lease.slot());
+          stopConsumer();
+          return;
         }
         if (!lease.isValid() || offsets.pendingCount() >= settings.maxInFlight()) {
           commit();
@@ -383,6 +381,23 @@ public final class KairosExecutor implements AutoCloseable {
     }
   }
 
+  /**
+   * Commits what is done and shuts the consumer down, once. Shutting down (rather than just not
+   * polling) matters after a lost lease: the client would otherwise keep persisting this instance's
+   * stale offsets for a queue that now belongs to another instance.
+   */
+  private void stopConsumer() {
+    if (consumer == null || !consumerStopped.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      commit();
+    } catch (RuntimeException e) {
+      log.warn("final offset commit failed; the next owner may see some copies again", e);
+    }
+    consumer.shutdown();
+  }
+
   private static ThreadFactory named(String prefix) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
@@ -420,14 +435,7 @@ public final class KairosExecutor implements AutoCloseable {
     if (timers != null) {
       timers.shutdownNow();
     }
-    if (consumer != null) {
-      try {
-        commit();
-      } catch (RuntimeException e) {
-        log.warn("final offset commit failed; the next owner may see some copies again", e);
-      }
-      consumer.shutdown();
-    }
+    stopConsumer();
     if (producer != null) {
       producer.shutdown();
     }

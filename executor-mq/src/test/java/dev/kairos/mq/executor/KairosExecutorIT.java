@@ -252,4 +252,45 @@ class KairosExecutorIT {
     }
     assertThat(count(ResultStatus.DUPLICATE)).isZero();
   }
+
+  @Test
+  void anExecutorThatLostItsSlotLeavesTheQueueToTheSlotsNextOwner() throws Exception {
+    // Another instance took slot 0 (as if this one had been paused past its lease).
+    String slots = RedisKeys.slots(app);
+    redis
+        .sync()
+        .hset(
+            slots,
+            "0",
+            "{\"instanceId\":\"thief\",\"slot\":0,\"expiresMs\":99999999999999,"
+                + "\"handlers\":[\"count\"]}");
+    awaitResults("the executor to stop", Duration.ofSeconds(20), () -> !executor.isConsuming());
+    KairosExecutor loser = executor;
+
+    TriggerMessage t = dispatch(app + "-after-loss", "count", 0, 1);
+    redis.sync().hdel(slots, "0"); // the thief goes away; slot 0 is free again
+    SlotLeaseConfig lease =
+        SlotLeaseConfig.of(app, "next-owner-" + app, "localhost", List.of("count", "slow"))
+            .withSlotCount(QUEUES);
+    executor =
+        new KairosExecutor(
+            redis,
+            ExecutorSettings.of(lease, mq.nameServerAddress()),
+            Map.of("count", ctx -> {}, "slow", ctx -> {}));
+    try {
+      executor.start();
+      assertThat(executor.slot()).isZero();
+      awaitResults(
+          "the trigger to run", Duration.ofSeconds(30), () -> count(ResultStatus.SUCCESS) == 1);
+      assertThat(results.get(0).executorId()).isEqualTo("next-owner-" + app);
+      assertThat(
+              redis
+                  .sync()
+                  .hget(RedisKeys.trigger(KEYS.shardOf(t.jobId()), t.triggerId()), "executor"))
+          .isEqualTo("next-owner-" + app);
+      assertThat(loser.stats().started()).isZero();
+    } finally {
+      loser.close();
+    }
+  }
 }
