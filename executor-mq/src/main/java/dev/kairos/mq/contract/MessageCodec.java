@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.model.BlockStrategy;
 import java.io.IOException;
+import org.apache.rocketmq.common.message.Message;
 
 /**
  * JSON bytes of {@link TriggerMessage} and {@link ResultMessage}. Reading is strict about what it
@@ -25,6 +26,24 @@ public final class MessageCodec {
 
   public byte[] encode(ResultMessage message) {
     return write(message);
+  }
+
+  /**
+   * The RocketMQ message of a trigger: its handler topic, key = trigger id, JSON body. Send it with
+   * {@code producer.send(message, new SlotQueueSelector(), slot)}.
+   */
+  public Message toMessage(TriggerMessage trigger) {
+    Message message =
+        new Message(TopicNames.handlerTopic(trigger.app(), trigger.handler()), encode(trigger));
+    message.setKeys(trigger.messageKey());
+    return message;
+  }
+
+  /** The RocketMQ message of a result: topic {@link TopicNames#RESULTS}, key = trigger id. */
+  public Message toMessage(ResultMessage result) {
+    Message message = new Message(TopicNames.RESULTS, encode(result));
+    message.setKeys(result.messageKey());
+    return message;
   }
 
   public TriggerMessage decodeTrigger(byte[] body) {

@@ -32,7 +32,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
@@ -369,9 +368,7 @@ public final class KairosExecutor implements AutoCloseable {
               startedMs,
               System.currentTimeMillis(),
               text);
-      Message message = new Message(TopicNames.RESULTS, codec.encode(result));
-      message.setKeys(result.messageKey());
-      producer.send(message);
+      producer.send(codec.toMessage(result));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       errors.incrementAndGet();

@@ -192,4 +192,16 @@ class MessageCodecTest {
     assertThatThrownBy(() -> codec.decodeTrigger(null))
         .isInstanceOf(MalformedMessageException.class);
   }
+
+  @Test
+  void rocketMessagesCarryTheTopicTheKeyAndTheBody() {
+    TriggerMessage trigger = trigger();
+    org.apache.rocketmq.common.message.Message message = codec.toMessage(trigger);
+    assertThat(message.getTopic()).isEqualTo("kairos_billing_sendInvoice");
+    assertThat(message.getKeys()).isEqualTo(trigger.triggerId());
+    assertThat(codec.decodeTrigger(message.getBody())).isEqualTo(trigger);
+    ResultMessage result = ResultMessage.of(trigger, "exec-1", 1, ResultStatus.SUCCESS, 1, 2, "");
+    assertThat(codec.toMessage(result).getTopic()).isEqualTo(TopicNames.RESULTS);
+    assertThat(codec.toMessage(result).getKeys()).isEqualTo(trigger.triggerId());
+  }
 }
