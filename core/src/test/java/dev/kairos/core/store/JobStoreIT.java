@@ -21,10 +21,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 @RealInfra(redis = RedisMode.CLUSTER)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JobStoreIT {
+
+  private static final Logger log = LoggerFactory.getLogger(JobStoreIT.class);
 
   /** 2025-06-02T10:00:00.250Z, a Monday. */
   private static final long T0 = Instant.parse("2025-06-02T10:00:00.250Z").toEpochMilli();
@@ -287,9 +291,13 @@ class JobStoreIT {
     JobStore bounded = new JobStore(redis, keys, clock, 100);
     String id = newId();
     bounded.create(cronJob(id).build());
+    long started = System.nanoTime();
     for (int v = 1; v <= 300; v++) {
       bounded.update(cronJob(id).params("p" + v).build(), v);
     }
+    log.info(
+        "job update (read + one script) mean {} us over 300",
+        (System.nanoTime() - started) / 300 / 1_000);
     // MAXLEN ~ trims whole stream nodes (100 entries by default), so up to one node more.
     assertThat(redis.sync().xlen(RedisKeys.events(shard(id)))).isBetween(100L, 200L);
   }
