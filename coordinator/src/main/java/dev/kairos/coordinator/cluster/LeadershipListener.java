@@ -1,0 +1,18 @@
+package dev.kairos.coordinator.cluster;
+
+/**
+ * Leadership edges of one node. {@code onElected} and {@code onRevoked} alternate strictly (each
+ * fires only when the state flips), always for the same term in a pair; calls are serialised and
+ * must return quickly (start or close a scan loop, no blocking I/O beyond that).
+ */
+public interface LeadershipListener {
+
+  /** This node now leads {@code term}: start fencing, scanning and sweeping under it. */
+  default void onElected(long term) {}
+
+  /** This node no longer leads {@code term}: stop every leader write at once. */
+  default void onRevoked(long term) {}
+
+  /** The highest term this node knows of went up to {@code term} (its own or another's). */
+  default void onTermObserved(long term) {}
+}

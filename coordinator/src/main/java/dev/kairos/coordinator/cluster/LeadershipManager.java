@@ -1,0 +1,511 @@
+package dev.kairos.coordinator.cluster;
+
+import dev.kairos.coordinator.fence.StaleTermException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Term election, leader heartbeats, down-confirmation and step-down for one node (DESIGN
+ * "Leadership").
+ *
+ * <ul>
+ *   <li>No leader znode: become a candidate for {@link TermAllocator#nextTerm()}.
+ *   <li>A leader znode but no heartbeat for the leader timeout: ask every other member whether it
+ *       still hears the leader; become a candidate only with a majority of the ZooKeeper membership
+ *       (the suspect leader counted) confirming it is down.
+ *   <li>A won term replaces a lower-term leader znode atomically; losing the race for T backs off
+ *       one leader timeout so the winner can publish itself.
+ *   <li>Any higher term seen (heartbeat, reply, leader znode, fence) is adopted at once; a leader
+ *       seeing one steps down. SUSPENDED or LOST steps down at once (no scanning, assigning or
+ *       heartbeating); after RECONNECTED the node deletes its own stale leader znode and rejoins as
+ *       a follower.
+ * </ul>
+ *
+ * <p>Threads: one named loop thread ticks every heartbeat interval (heartbeats, checks, elections);
+ * transitions happen under {@code lock}, which is never held while calling the transport or
+ * ZooKeeper, so two managers calling each other cannot deadlock.
+ */
+public final class LeadershipManager implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(LeadershipManager.class);
+
+  private enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  private final CuratorFramework client;
+  private final ZkLayout layout;
+  private final ZkMembership membership;
+  private final TermAllocator terms;
+  private final ClusterTransport transport;
+  private final ElectionConfig config;
+  private final LongSupplier nanos;
+  private final Member self;
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+  private final ConnectionStateListener connectionListener = this::connectionChanged;
+  private final MeterRegistry meters;
+  private final Counter electionsWon;
+  private final Counter electionsLost;
+  private final Counter confirmationsDenied;
+  private final Counter heartbeatFailures;
+  private final Counter loopErrors;
+  private final long timeoutNanos;
+  private CuratorCache leaderCache;
+  private ScheduledExecutorService loop;
+
+  private final Object lock = new Object();
+  // Guarded by lock.
+  private long leadingTerm;
+  private long observedTerm;
+  private boolean connected = true;
+  private long connectionEpoch;
+  private long candidateNotBefore;
+  private long lastHeard;
+  private long lastHeardTerm;
+  private long lastSeenLeaderTerm = -1;
+
+  public LeadershipManager(
+      CuratorFramework client,
+      ZkLayout layout,
+      ZkMembership membership,
+      TermAllocator terms,
+      ClusterTransport transport,
+      ElectionConfig config,
+      LongSupplier nanos,
+      MeterRegistry meters) {
+    this.client = client;
+    this.layout = layout;
+    this.membership = membership;
+    this.terms = terms;
+    this.transport = transport;
+    this.config = config;
+    this.nanos = nanos;
+    this.self = membership.self();
+    this.meters = meters;
+    this.timeoutNanos = config.leaderTimeout().toNanos();
+    this.electionsWon = meters.counter("kairos.election.won");
+    this.electionsLost = meters.counter("kairos.election.lost");
+    this.confirmationsDenied = meters.counter("kairos.election.confirmations.denied");
+    this.heartbeatFailures = meters.counter("kairos.election.heartbeat.failures");
+    this.loopErrors = meters.counter("kairos.election.loop.errors");
+  }
+
+  public void addListener(LeadershipListener listener) {
+    listeners.add(listener);
+  }
+
+  public String incarnation() {
+    return self.incarnation();
+  }
+
+  /** The term this node leads, or 0. */
+  public long leadingTerm() {
+    synchronized (lock) {
+      return leadingTerm;
+    }
+  }
+
+  /** The highest term this node has seen. */
+  public long observedTerm() {
+    synchronized (lock) {
+      return observedTerm;
+    }
+  }
+
+  public boolean isLeader() {
+    return leadingTerm() > 0;
+  }
+
+  public void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException(
+          "leadership of " + self.name() + " was already " + state.get());
+    }
+    synchronized (lock) {
+      lastHeard = nanos.getAsLong();
+    }
+    loop =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "kairos-leadership-" + self.name());
+              thread.setDaemon(true);
+              return thread;
+            });
+    leaderCache = CuratorCache.build(client, layout.leader());
+    leaderCache.listenable().addListener((type, before, after) -> nudge());
+    leaderCache.start();
+    client.getConnectionStateListenable().addListener(connectionListener);
+    long every = config.heartbeatInterval().toMillis();
+    loop.scheduleWithFixedDelay(this::tick, 0, every, TimeUnit.MILLISECONDS);
+  }
+
+  private void nudge() {
+    if (state.get() == State.STARTED) {
+      try {
+        loop.execute(this::tick);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // closing
+      }
+    }
+  }
+
+  // ---- receiver side (called by the transport's server on its own threads)
+
+  /**
+   * A heartbeat from {@code leaderId} for {@code term}.
+   *
+   * @return the highest term this node knows of
+   */
+  public long onHeartbeat(long term, String leaderId) {
+    synchronized (lock) {
+      observe(term, "heartbeat from " + leaderId);
+      if (term >= observedTerm && leadingTerm == 0) {
+        lastHeard = nanos.getAsLong();
+        lastHeardTerm = term;
+      }
+      return observedTerm;
+    }
+  }
+
+  /** Whether this node leads {@code term} or higher, or heard a leader of it within the timeout. */
+  public boolean stillHearsLeader(long term) {
+    synchronized (lock) {
+      if (leadingTerm >= term) {
+        return true;
+      }
+      return lastHeardTerm >= term && nanos.getAsLong() - lastHeard < timeoutNanos;
+    }
+  }
+
+  /** For {@code ScanLoop}'s and the sweeper's fence rejections: step down, adopt the fence. */
+  public void onStaleTerm(StaleTermException e) {
+    synchronized (lock) {
+      if (leadingTerm == e.term()) {
+        revoke("fence rejection (fence " + e.fence() + ")");
+      }
+      observe(e.fence(), "fence");
+    }
+  }
+
+  // ---- the loop
+
+  private void tick() {
+    if (state.get() != State.STARTED) {
+      return;
+    }
+    try {
+      long leading;
+      synchronized (lock) {
+        if (!connected) {
+          return;
+        }
+        leading = leadingTerm;
+      }
+      if (leading > 0) {
+        leaderTick(leading);
+      } else {
+        followerTick();
+      }
+    } catch (RuntimeException e) {
+      loopErrors.increment();
+      log.warn("node={} leadership tick failed; the loop will keep running", self.name(), e);
+    }
+  }
+
+  private void leaderTick(long term) {
+    LeaderRecord znode = leaderRecord();
+    if (znode != null && znode.term() > term) {
+      synchronized (lock) {
+        observe(znode.term(), "leader znode");
+      }
+      return;
+    }
+    for (Member member : membership.members()) {
+      if (member.name().equals(self.name())) {
+        continue;
+      }
+      synchronized (lock) {
+        if (leadingTerm != term || !connected) {
+          return; // Safety: revoked mid-round (SUSPENDED, higher term): not one more heartbeat.
+        }
+      }
+      try {
+        long theirs = transport.heartbeat(member, term, self.name());
+        synchronized (lock) {
+          observe(theirs, "heartbeat reply of " + member.name());
+        }
+      } catch (RuntimeException e) {
+        heartbeatFailures.increment();
+        log.debug("term={} heartbeat to {} failed: {}", term, member.name(), e.toString());
+      }
+    }
+  }
+
+  private void followerTick() {
+    LeaderRecord znode = leaderRecord();
+    long now = nanos.getAsLong();
+    synchronized (lock) {
+      if (znode != null) {
+        observe(znode.term(), "leader znode");
+        if (znode.term() != lastSeenLeaderTerm) {
+          lastSeenLeaderTerm = znode.term();
+          lastHeard = now; // a new leader gets a full timeout to reach us
+        }
+      }
+      if (now - candidateNotBefore < 0) {
+        return;
+      }
+    }
+    if (znode == null) {
+      runElection("no leader znode");
+      return;
+    }
+    if (znode.leaderId().equals(self.name()) && znode.incarnation().equals(self.incarnation())) {
+      deleteOwnLeaderZnode(znode);
+      return;
+    }
+    synchronized (lock) {
+      if (now - lastHeard < timeoutNanos) {
+        return;
+      }
+    }
+    if (leaderConfirmedDown(znode)) {
+      runElection("leader " + znode.leaderId() + " of term " + znode.term() + " confirmed down");
+    } else {
+      confirmationsDenied.increment();
+      synchronized (lock) {
+        candidateNotBefore = now + timeoutNanos / 2;
+      }
+    }
+  }
+
+  /** Majority of the ZooKeeper membership (suspect leader included) says the leader is down. */
+  private boolean leaderConfirmedDown(LeaderRecord suspect) {
+    List<Member> members = membership.members();
+    int votes = 1; // this node does not hear it
+    for (Member member : members) {
+      if (member.name().equals(self.name()) || member.name().equals(suspect.leaderId())) {
+        continue;
+      }
+      try {
+        if (!transport.askStillHearLeader(member, suspect.term())) {
+          votes++;
+        }
+      } catch (RuntimeException e) {
+        log.debug(
+            "could not ask {} about term {}: {}", member.name(), suspect.term(), e.toString());
+      }
+    }
+    boolean down = 2 * votes > Math.max(members.size(), 1);
+    log.info(
+        "node={} suspects leader {} of term {}: {} of {} members confirm it is down -> {}",
+        self.name(),
+        suspect.leaderId(),
+        suspect.term(),
+        votes,
+        members.size(),
+        down ? "candidate" : "denied");
+    return down;
+  }
+
+  private void runElection(String reason) {
+    long epoch;
+    long floor;
+    synchronized (lock) {
+      if (!connected) {
+        return;
+      }
+      epoch = connectionEpoch;
+      floor = observedTerm + 1;
+    }
+    long term = Math.max(terms.nextTerm(), floor);
+    if (!terms.tryClaim(term, self.name() + "/" + self.incarnation())) {
+      electionsLost.increment();
+      synchronized (lock) {
+        observe(term, "term " + term + " taken");
+        candidateNotBefore = nanos.getAsLong() + timeoutNanos;
+      }
+      log.info("node={} lost the race for term {} ({})", self.name(), term, reason);
+      return;
+    }
+    // This node owns `term` forever; it leads it only if it can publish it.
+    LeaderRecord mine =
+        new LeaderRecord(term, self.name(), self.incarnation(), self.internalAddress());
+    if (!publish(mine)) {
+      return;
+    }
+    synchronized (lock) {
+      if (!connected
+          || epoch != connectionEpoch
+          || observedTerm > term
+          || state.get() != State.STARTED) {
+        log.info(
+            "node={} won term {} but lost the connection or saw a higher term", self.name(), term);
+        return;
+      }
+      observe(term, "own election");
+      leadingTerm = term;
+      electionsWon.increment();
+      log.info("node={} elected leader of term {} ({})", self.name(), term, reason);
+      listeners.forEach(l -> l.onElected(term));
+    }
+    leaderTick(term); // heartbeat at once
+  }
+
+  /** Creates the leader znode, replacing a lower-term one atomically; false on a higher term. */
+  private boolean publish(LeaderRecord mine) {
+    byte[] bytes = Json.write(mine);
+    for (int attempt = 0; attempt < 5; attempt++) {
+      try {
+        Stat stat = new Stat();
+        byte[] data;
+        try {
+          data = client.getData().storingStatIn(stat).forPath(layout.leader());
+        } catch (KeeperException.NoNodeException e) {
+          client
+              .create()
+              .creatingParentContainersIfNeeded()
+              .withMode(CreateMode.EPHEMERAL)
+              .forPath(layout.leader(), bytes);
+          return true;
+        }
+        LeaderRecord current = Json.read(data, LeaderRecord.class, layout.leader());
+        if (current.term() >= mine.term()) {
+          synchronized (lock) {
+            observe(current.term(), "leader znode");
+          }
+          return false;
+        }
+        client
+            .transaction()
+            .forOperations(
+                client
+                    .transactionOp()
+                    .delete()
+                    .withVersion(stat.getVersion())
+                    .forPath(layout.leader()),
+                client
+                    .transactionOp()
+                    .create()
+                    .withMode(CreateMode.EPHEMERAL)
+                    .forPath(layout.leader(), bytes));
+        return true;
+      } catch (KeeperException.NodeExistsException
+          | KeeperException.BadVersionException
+          | KeeperException.NoNodeException e) {
+        log.debug("leader znode changed while publishing term {}; retrying", mine.term());
+      } catch (Exception e) {
+        throw TermAllocator.failure("cannot publish leader of term " + mine.term(), e);
+      }
+    }
+    return false;
+  }
+
+  private void deleteOwnLeaderZnode(LeaderRecord stale) {
+    try {
+      Stat stat = client.checkExists().forPath(layout.leader());
+      if (stat != null) {
+        client.delete().withVersion(stat.getVersion()).forPath(layout.leader());
+        log.info("node={} deleted its stale leader znode of term {}", self.name(), stale.term());
+      }
+    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
+      // someone replaced it: fine
+    } catch (Exception e) {
+      throw TermAllocator.failure("cannot delete stale leader znode", e);
+    }
+  }
+
+  private LeaderRecord leaderRecord() {
+    ChildData node = leaderCache.get(layout.leader()).orElse(null);
+    if (node == null || node.getData() == null) {
+      return null;
+    }
+    return Json.read(node.getData(), LeaderRecord.class, layout.leader());
+  }
+
+  // ---- transitions (caller holds lock)
+
+  private void observe(long term, String source) {
+    if (term <= observedTerm) {
+      return;
+    }
+    observedTerm = term;
+    listeners.forEach(l -> l.onTermObserved(term));
+    if (leadingTerm > 0 && leadingTerm < term) {
+      revoke("higher term " + term + " seen (" + source + ")");
+    }
+  }
+
+  private void revoke(String reason) {
+    if (leadingTerm == 0) {
+      return;
+    }
+    long term = leadingTerm;
+    leadingTerm = 0;
+    lastHeard = nanos.getAsLong();
+    meters.counter("kairos.election.stepdowns", "reason", reason.split(" ")[0]).increment();
+    log.warn("node={} steps down from term {}: {}", self.name(), term, reason);
+    listeners.forEach(l -> l.onRevoked(term));
+  }
+
+  private void connectionChanged(CuratorFramework c, ConnectionState newState) {
+    synchronized (lock) {
+      switch (newState) {
+        case SUSPENDED, LOST, READ_ONLY -> {
+          connected = false;
+          connectionEpoch++;
+          revoke("ZooKeeper " + newState);
+        }
+        case CONNECTED, RECONNECTED -> {
+          connected = true;
+          lastHeard = nanos.getAsLong();
+          candidateNotBefore = lastHeard;
+        }
+        default -> {}
+      }
+    }
+    nudge();
+  }
+
+  /** Steps down (onRevoked) if leading, stops the loop and watches; close twice is a no-op. */
+  @Override
+  public void close() {
+    State previous = state.getAndSet(State.CLOSED);
+    if (previous != State.STARTED) {
+      return;
+    }
+    client.getConnectionStateListenable().removeListener(connectionListener);
+    loop.shutdownNow();
+    try {
+      if (!loop.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("node={} leadership thread did not stop within 5 s", self.name());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (lock) {
+      revoke("closed");
+    }
+    leaderCache.close();
+  }
+}
