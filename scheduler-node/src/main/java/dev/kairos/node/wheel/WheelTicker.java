@@ -1,5 +1,6 @@
 package dev.kairos.node.wheel;
 
+import dev.kairos.core.time.KairosClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -44,7 +45,7 @@ public final class WheelTicker<P> implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WheelTicker.class);
 
   private final TimingWheel<P> wheel;
-  private final WheelClock clock;
+  private final KairosClock clock;
   private final Consumer<List<WheelEntry<P>>> consumer;
   private final Executor dispatchExecutor;
   private final int batchSize;
@@ -66,7 +67,7 @@ public final class WheelTicker<P> implements AutoCloseable {
   public WheelTicker(
       String name,
       TimingWheel<P> wheel,
-      WheelClock clock,
+      KairosClock clock,
       Executor dispatchExecutor,
       int batchSize,
       Duration maxPark,
