@@ -1,0 +1,119 @@
+package dev.kairos.sync.history;
+
+import dev.kairos.core.time.KairosClock;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes trigger rows older than the retention in bounded batches (short transactions, no long
+ * lock), and refreshes the daily reports of yesterday and today, on a thread named {@code
+ * kairos-sync-retention}. Every node may run it: deletes and report refreshes are idempotent.
+ */
+public final class TriggerRetention implements AutoCloseable {
+
+  public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
+  public static final Duration MIN_RETENTION = Duration.ofDays(7);
+  public static final Duration DEFAULT_INTERVAL = Duration.ofHours(1);
+  public static final int DEFAULT_BATCH = 5_000;
+
+  private static final Logger log = LoggerFactory.getLogger(TriggerRetention.class);
+
+  enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final DataSource dataSource;
+  private final TriggerHistoryQueries queries;
+  private final KairosClock clock;
+  private final Duration retention;
+  private final Duration interval;
+  private final int batch;
+  private ScheduledExecutorService executor;
+
+  public TriggerRetention(
+      DataSource dataSource, KairosClock clock, Duration retention, Duration interval, int batch) {
+    if (retention.compareTo(MIN_RETENTION) < 0) {
+      throw new IllegalArgumentException(
+          "retention must be at least " + MIN_RETENTION + " but was " + retention);
+    }
+    if (batch < 1) {
+      throw new IllegalArgumentException("batch must be >= 1 but was " + batch);
+    }
+    this.dataSource = dataSource;
+    this.queries = new TriggerHistoryQueries(dataSource);
+    this.clock = clock;
+    this.retention = retention;
+    this.interval = interval;
+    this.batch = batch;
+  }
+
+  /** Deletes every trigger scheduled before now − retention; returns how many rows went. */
+  public long purge() throws SQLException {
+    long cutoff = clock.nowMs() - retention.toMillis();
+    long total = 0;
+    String sql =
+        "DELETE FROM kairos_trigger WHERE trigger_id IN (SELECT trigger_id FROM kairos_trigger"
+            + " WHERE fire_ms < ? ORDER BY fire_ms LIMIT ?)";
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      int deleted;
+      do {
+        ps.setLong(1, cutoff);
+        ps.setInt(2, batch);
+        deleted = ps.executeUpdate();
+        total += deleted;
+      } while (deleted == batch);
+    }
+    return total;
+  }
+
+  public void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException("trigger retention is " + state.get());
+    }
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "kairos-sync-retention");
+              t.setDaemon(true);
+              return t;
+            });
+    executor.scheduleWithFixedDelay(this::runOnce, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void runOnce() {
+    try {
+      long deleted = purge();
+      LocalDate today = LocalDate.ofInstant(Instant.ofEpochMilli(clock.nowMs()), ZoneOffset.UTC);
+      queries.refreshDailyReport(today.minusDays(1));
+      queries.refreshDailyReport(today);
+      if (deleted > 0) {
+        log.info("retention deleted {} triggers older than {}", deleted, retention);
+      }
+    } catch (SQLException | RuntimeException e) {
+      log.warn("retention run failed ({}); will keep running", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (state.getAndSet(State.CLOSED) == State.STARTED) {
+      executor.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package dev.kairos.sync.rebuild;
+
+import dev.kairos.core.redis.ClusterMetadata;
+import dev.kairos.core.redis.JobFields;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.LuaScript;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.time.KairosClock;
+import dev.kairos.sync.worker.SchemaMigrator;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Restores jobs from PostgreSQL into Redis shards that lost their data.
+ *
+ * <p>A shard is initialised when its marker {@link RebuildKeys#initialised} exists. The marker
+ * lives in the shard's own slot, so a master that loses its data loses exactly its shards' markers.
+ * For every shard without a marker, one node (the holder of {@link RebuildKeys#lock}, SET NX PX)
+ * loads the shard's live jobs from PostgreSQL, restores each one atomically with its recomputed
+ * next fire (restore_job.lua skips jobs that exist in Redis: Redis stays the truth), then sets the
+ * marker and releases the lock in one script. Nodes that do not get the lock wait for the marker. A
+ * rebuilder that dies mid-way leaves no marker; its lock expires and another node finishes
+ * (restores are idempotent).
+ *
+ * <p>Call {@link #ensureInitialised(int)} before scanning starts, and again as an admin operation.
+ */
+public final class RedisRebuilder {
+
+  public static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(60);
+  private static final Logger log = LoggerFactory.getLogger(RedisRebuilder.class);
+
+  private static final String LIVE_JOBS =
+      """
+      SELECT job_id, app, handler, schedule_type, schedule, zone, params, routing, block,
+          timeout_ms, retry_count, retry_backoff, misfire, misfire_threshold_ms, enabled,
+          schedule_version, version, created_ms, updated_ms, last_fire_ms
+      FROM kairos_job WHERE shard = ? AND NOT deleted ORDER BY job_id
+      """;
+
+  private final KairosRedis redis;
+  private final DataSource dataSource;
+  private final KairosClock clock;
+  private final Duration lockTtl;
+  private final LuaScript restoreJob = LuaScript.load(RedisRebuilder.class, "restore_job");
+  private final LuaScript finishRebuild = LuaScript.load(RedisRebuilder.class, "finish_rebuild");
+  private final SchemaMigrator migrator;
+  private volatile boolean migrated;
+
+  public RedisRebuilder(
+      KairosRedis redis, DataSource dataSource, KairosClock clock, Duration lockTtl) {
+    this.redis = redis;
+    this.dataSource = dataSource;
+    this.clock = clock;
+    this.lockTtl = lockTtl;
+    this.migrator = new SchemaMigrator(dataSource);
+  }
+
+  public boolean isInitialised(int shard) {
+    return redis.sync().exists(RebuildKeys.initialised(shard)) == 1;
+  }
+
+  /**
+   * Makes every shard initialised, rebuilding those without a marker; returns when all are.
+   *
+   * @param defaultShards shard count to store when Redis has none (an empty Redis)
+   * @throws SQLException when PostgreSQL cannot be read (nothing is marked; call again)
+   */
+  public RebuildReport ensureInitialised(int defaultShards) throws SQLException {
+    int shards = ClusterMetadata.initialise(redis, defaultShards);
+    List<Integer> rebuilt = new ArrayList<>();
+    int restored = 0;
+    int kept = 0;
+    for (int s = 0; s < shards; s++) {
+      if (isInitialised(s)) {
+        continue;
+      }
+      String token = UUID.randomUUID().toString();
+      String ok =
+          redis.sync().set(RebuildKeys.lock(s), token, SetArgs.Builder.nx().px(lockTtl.toMillis()));
+      if (!"OK".equals(ok)) {
+        awaitMarker(s);
+        continue;
+      }
+      if (isInitialised(s)) { // another node finished between our check and our lock
+        redis.sync().del(RebuildKeys.lock(s));
+        continue;
+      }
+      int[] counts = rebuild(s);
+      Long marked =
+          finishRebuild.eval(
+              redis.sync(),
+              ScriptOutputType.INTEGER,
+              new String[] {RebuildKeys.initialised(s), RebuildKeys.lock(s)},
+              token,
+              Long.toString(clock.nowMs()));
+      if (marked == 1) {
+        rebuilt.add(s);
+        restored += counts[0];
+        kept += counts[1];
+        log.info(
+            "shard {} rebuilt from PostgreSQL: {} jobs restored, {} kept", s, counts[0], counts[1]);
+      } else {
+        log.warn(
+            "shard {}: rebuild lock expired before the rebuild finished; another node redoes it",
+            s);
+        awaitMarker(s);
+      }
+    }
+    return new RebuildReport(rebuilt, restored, kept);
+  }
+
+  private void awaitMarker(int shard) {
+    long deadline = System.nanoTime() + lockTtl.toNanos() * 2;
+    while (!isInitialised(shard)) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException(
+            "shard " + shard + " still not initialised after " + lockTtl.multipliedBy(2));
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for shard " + shard, e);
+      }
+    }
+  }
+
+  /** Restores the shard's jobs; returns {restored, kept}. */
+  private int[] rebuild(int shard) throws SQLException {
+    if (!migrated) {
+      // The rebuild may be the first use of PostgreSQL on a new deployment.
+      try {
+        migrator.migrate();
+      } catch (org.flywaydb.core.api.FlywayException e) {
+        throw new SQLException("schema migration failed: " + e.getMessage(), e);
+      }
+      migrated = true;
+    }
+    long now = clock.nowMs();
+    int restored = 0;
+    int kept = 0;
+    for (StoredJob job : load(shard)) {
+      OptionalLong next = RestoredNextFire.compute(job.hash(), job.lastFireMs(), now);
+      List<String> args = new ArrayList<>();
+      args.add(job.id());
+      args.add(next.isPresent() ? Long.toString(next.getAsLong()) : "");
+      job.hash()
+          .forEach(
+              (field, value) -> {
+                args.add(field);
+                args.add(value);
+              });
+      Long done =
+          restoreJob.eval(
+              redis.sync(),
+              ScriptOutputType.INTEGER,
+              new String[] {
+                RedisKeys.job(shard, job.id()), RedisKeys.due(shard), RedisKeys.jobIndex(shard)
+              },
+              args.toArray(String[]::new));
+      if (done == 1) {
+        restored++;
+      } else {
+        kept++;
+      }
+    }
+    return new int[] {restored, kept};
+  }
+
+  List<StoredJob> load(int shard) throws SQLException {
+    List<StoredJob> jobs = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(LIVE_JOBS)) {
+      ps.setInt(1, shard);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Map<String, String> hash = new LinkedHashMap<>();
+          hash.put(JobFields.ID, rs.getString("job_id"));
+          put(hash, JobFields.APP, rs.getString("app"));
+          put(hash, JobFields.HANDLER, rs.getString("handler"));
+          put(hash, JobFields.SCHEDULE_TYPE, rs.getString("schedule_type"));
+          put(hash, JobFields.SCHEDULE, rs.getString("schedule"));
+          put(hash, JobFields.ZONE, rs.getString("zone"));
+          put(hash, JobFields.PARAMS, rs.getString("params"));
+          put(hash, JobFields.ROUTING, rs.getString("routing"));
+          put(hash, JobFields.BLOCK, rs.getString("block"));
+          put(hash, JobFields.TIMEOUT_MS, rs.getString("timeout_ms"));
+          put(hash, JobFields.RETRY_COUNT, rs.getString("retry_count"));
+          put(hash, JobFields.RETRY_BACKOFF, rs.getString("retry_backoff"));
+          put(hash, JobFields.MISFIRE, rs.getString("misfire"));
+          put(hash, JobFields.MISFIRE_THRESHOLD_MS, rs.getString("misfire_threshold_ms"));
+          put(hash, JobFields.ENABLED, Boolean.toString(rs.getBoolean("enabled")));
+          put(hash, JobFields.SCHEDULE_VERSION, rs.getString("schedule_version"));
+          put(hash, JobFields.VERSION, rs.getString("version"));
+          put(hash, JobFields.CREATED_MS, rs.getString("created_ms"));
+          put(hash, JobFields.UPDATED_MS, rs.getString("updated_ms"));
+          Long lastFire = rs.getObject("last_fire_ms", Long.class);
+          if (lastFire != null) {
+            hash.put(JobFields.LAST_FIRE_MS, lastFire.toString());
+          }
+          jobs.add(new StoredJob(hash.get(JobFields.ID), shard, hash, lastFire));
+        }
+      }
+    }
+    return jobs;
+  }
+
+  private static void put(Map<String, String> hash, String field, String value) {
+    if (value != null) {
+      hash.put(field, value);
+    }
+  }
+}
