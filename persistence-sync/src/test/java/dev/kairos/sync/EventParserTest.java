@@ -1,0 +1,106 @@
+package dev.kairos.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.sync.event.EventParser;
+import dev.kairos.sync.event.StreamId;
+import dev.kairos.sync.event.SyncEvent;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EventParserTest {
+
+  private final EventParser parser = new EventParser();
+
+  @Test
+  void streamIdsOrderAndStepPastThemselves() {
+    assertThat(StreamId.parse("5-2")).isGreaterThan(StreamId.parse("4-9"));
+    assertThat(StreamId.parse("5-2").next()).isEqualTo(new StreamId(5, 3));
+    assertThat(StreamId.parse("7").toString()).isEqualTo("7-0");
+  }
+
+  @Test
+  void eachTransitionSetsItsOwnTimestamp() {
+    var claimed =
+        (SyncEvent.TriggerChange)
+            parser.parse(
+                3,
+                "10-0",
+                Map.of(
+                    "type",
+                    "TRIGGER_CLAIMED",
+                    "triggerId",
+                    "j:5",
+                    "jobId",
+                    "j",
+                    "state",
+                    "CLAIMED",
+                    "fireMs",
+                    "5",
+                    "ms",
+                    "9"));
+    assertThat(claimed.claimedMs()).isEqualTo(9);
+    assertThat(claimed.stateRank()).isZero();
+    var running =
+        (SyncEvent.TriggerChange)
+            parser.parse(
+                3,
+                "11-0",
+                Map.of(
+                    "type",
+                    "TRIGGER_UPDATED",
+                    "triggerId",
+                    "j:5",
+                    "jobId",
+                    "j",
+                    "state",
+                    "RUNNING",
+                    "ts",
+                    "12"));
+    assertThat(running.startedMs()).isEqualTo(12);
+    assertThat(running.claimedMs()).isNull();
+  }
+
+  @Test
+  void aLateResultNeverChangesStateEndOrMessage() {
+    var late =
+        (SyncEvent.TriggerChange)
+            parser.parse(
+                0,
+                "20-0",
+                Map.of(
+                    "type",
+                    "TRIGGER_UPDATED",
+                    "triggerId",
+                    "j:5",
+                    "jobId",
+                    "j",
+                    "state",
+                    "LOST",
+                    "endedMs",
+                    "20",
+                    "message",
+                    "late ok",
+                    "late",
+                    "1",
+                    "ts",
+                    "20"));
+    assertThat(late.state()).isNull();
+    assertThat(late.endedMs()).isNull();
+    assertThat(late.message()).isNull();
+    assertThat(late.lateMessage()).isEqualTo("late ok");
+  }
+
+  @Test
+  void unknownTypesAndBadStatesAreReportedNotThrown() {
+    assertThat(parser.parse(0, "1-0", Map.of("type", "NEW_THING")))
+        .isInstanceOf(SyncEvent.Unknown.class);
+    assertThat(
+            parser.parse(
+                0,
+                "1-1",
+                Map.of(
+                    "type", "TRIGGER_UPDATED", "triggerId", "t", "jobId", "j", "state", "WEIRD")))
+        .isInstanceOf(SyncEvent.Unknown.class);
+  }
+}
