@@ -32,6 +32,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedRocketMq.class);
   private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration ROUTE_POLL_STEP = Duration.ofMillis(500);
   private static final Duration NETTY_THREADS_TIMEOUT = Duration.ofSeconds(20);
 
   private final Lifecycle lifecycle = new Lifecycle("rocketmq");
@@ -82,7 +83,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       mq.admin.setNamesrvAddr(mq.nameServerAddress);
       mq.admin.setInstanceName("kairos-devinfra-admin-" + mq.brokerPort);
       mq.admin.start();
-      mq.awaitBrokerRegistered();
+      mq.awaitBrokerRegistration(true);
       log.info(
           "rocketmq started: name server {} (in {} ms), broker {} — total {} ms",
           mq.nameServerAddress,
@@ -152,6 +153,9 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     if (broker != null) {
       broker.shutdown();
       broker = null;
+      // The NameServer processes unregistrations in batches. Wait for it: a new broker's
+      // registration must not be undone by the old broker's late unregistration.
+      awaitBrokerRegistration(false);
       log.info("rocketmq broker on {} stopped", brokerAddress());
     }
   }
@@ -211,19 +215,28 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       throw new IllegalStateException("broker did not initialize (store " + storeDir + ")");
     }
     created.start();
+    // The broker's own first registration is a scheduled task (~10 s after start); until then the
+    // NameServer routes none of its topics. Register now.
+    created.registerBrokerAll(true, false, true);
     broker = created;
   }
 
-  private void awaitBrokerRegistered() {
+  private void awaitBrokerRegistration(boolean registered) {
     Poll.until(
         ROUTE_TIMEOUT,
-        "broker " + brokerAddress() + " to register with name server " + nameServerAddress,
+        "broker "
+            + brokerAddress()
+            + (registered ? " to register with" : " to unregister from")
+            + " name server "
+            + nameServerAddress,
         () -> {
           try {
-            return admin
-                .examineBrokerClusterInfo()
-                .getBrokerAddrTable()
-                .containsKey(RocketMqBroker.NAME);
+            boolean listed =
+                admin
+                    .examineBrokerClusterInfo()
+                    .getBrokerAddrTable()
+                    .containsKey(RocketMqBroker.NAME);
+            return listed == registered;
           } catch (Exception e) {
             throw new IllegalStateException(e);
           }
@@ -231,8 +244,12 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   }
 
   private void awaitRoute(String topic, int queues) {
+    // Every miss makes the admin client log a warning: poll gently. After a broker restart the
+    // NameServer serves routes again only ~10 s later, when the broker's scheduled registration
+    // runs, even though it registered (and we waited for its old registration to go) right away.
     Poll.until(
         ROUTE_TIMEOUT,
+        ROUTE_POLL_STEP,
         "name server "
             + nameServerAddress
             + " to route topic "

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 /** Waits for a condition with a deadline and a message, never for a fixed time. */
 final class Poll {
 
-  private static final long STEP_MILLIS = 50;
+  private static final long DEFAULT_STEP_MILLIS = 50;
 
   private Poll() {}
 
@@ -15,6 +15,11 @@ final class Poll {
    * throws {@link IllegalStateException} with {@code what} and the last exception as cause.
    */
   static void until(Duration timeout, String what, Supplier<Boolean> condition) {
+    until(timeout, Duration.ofMillis(DEFAULT_STEP_MILLIS), what, condition);
+  }
+
+  /** As {@link #until(Duration, String, Supplier)}, checking every {@code step}. */
+  static void until(Duration timeout, Duration step, String what, Supplier<Boolean> condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     RuntimeException last = null;
     while (true) {
@@ -30,7 +35,7 @@ final class Poll {
             "timed out after " + timeout + " waiting for " + what, last);
       }
       try {
-        Thread.sleep(STEP_MILLIS);
+        Thread.sleep(step.toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while waiting for " + what, e);
