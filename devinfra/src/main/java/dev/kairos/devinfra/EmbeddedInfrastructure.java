@@ -149,7 +149,8 @@ public final class EmbeddedInfrastructure implements AutoCloseable {
 
     /** Where data and logs go; default: a new directory under {@code java.io.tmpdir}. */
     public Builder workDir(Path workDir) {
-      this.workDir = Objects.requireNonNull(workDir, "workDir");
+      // Absolute: child processes (redis-server) run with their own working directory.
+      this.workDir = Objects.requireNonNull(workDir, "workDir").toAbsolutePath();
       return this;
     }
 

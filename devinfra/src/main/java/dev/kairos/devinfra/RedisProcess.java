@@ -35,8 +35,8 @@ final class RedisProcess {
   private Process process;
 
   RedisProcess(Path binary, Path dir, int port, List<String> extraConfig) {
-    this.binary = binary;
-    this.dir = dir;
+    this.binary = binary.toAbsolutePath();
+    this.dir = dir.toAbsolutePath();
     this.port = port;
     this.extraConfig = List.copyOf(extraConfig);
   }

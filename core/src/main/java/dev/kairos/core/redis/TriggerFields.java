@@ -26,5 +26,16 @@ public final class TriggerFields {
 
   public static final String SHARD_SLOTS = "shardSlots";
 
+  /**
+   * A result that arrived after the trigger was already final (e.g. after LOST); kept beside it.
+   */
+  public static final String LATE_RESULT = "lateResult";
+
+  /**
+   * Set when an executor's start claim found no record within the dedup window and created it (e.g.
+   * the record was lost in a Redis failover).
+   */
+  public static final String RECREATED = "recreated";
+
   private TriggerFields() {}
 }
