@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param maxInFlight received but unfinished deliveries before polling pauses (backpressure)
  * @param dedupWindow D; must equal the scheduler's
  * @param pollTimeout how long one poll waits for messages
+ * @param shutdownGrace how long {@link KairosExecutor#close()} lets running handlers finish before
+ *     it interrupts them (their results are still recorded and published)
  */
 public record ExecutorSettings(
     SlotLeaseConfig lease,
@@ -20,17 +22,23 @@ public record ExecutorSettings(
     int workerThreads,
     int maxInFlight,
     Duration dedupWindow,
-    Duration pollTimeout) {
+    Duration pollTimeout,
+    Duration shutdownGrace) {
 
   public static final int DEFAULT_WORKER_THREADS = 16;
   public static final int DEFAULT_MAX_IN_FLIGHT = 1_000;
   public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(200);
+  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
 
   public ExecutorSettings {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(nameServerAddress, "nameServerAddress");
     Objects.requireNonNull(dedupWindow, "dedupWindow");
     Objects.requireNonNull(pollTimeout, "pollTimeout");
+    Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    if (shutdownGrace.isNegative()) {
+      throw new IllegalArgumentException("shutdownGrace must not be negative");
+    }
     if (workerThreads < 1 || maxInFlight < 1) {
       throw new IllegalArgumentException("workerThreads and maxInFlight must be >= 1");
     }
@@ -43,7 +51,8 @@ public record ExecutorSettings(
         DEFAULT_WORKER_THREADS,
         DEFAULT_MAX_IN_FLIGHT,
         dev.kairos.mq.start.TriggerRecords.DEFAULT_DEDUP_WINDOW,
-        DEFAULT_POLL_TIMEOUT);
+        DEFAULT_POLL_TIMEOUT,
+        DEFAULT_SHUTDOWN_GRACE);
   }
 
   /** RocketMQ consumer group of the app: shared by its instances, so offsets follow the slot. */

@@ -12,6 +12,7 @@ import dev.kairos.mq.contract.TriggerMessage;
  * @param params the job parameters
  * @param shardIndex broadcast shard index (0 when not broadcast)
  * @param shardTotal broadcast shard total (1 when not broadcast)
+ * @param log the run's log, kept (bounded) with the trigger's result
  */
 public record JobContext(
     String triggerId,
@@ -20,9 +21,11 @@ public record JobContext(
     int attempt,
     String params,
     int shardIndex,
-    int shardTotal) {
+    int shardTotal,
+    JobLog log) {
 
-  static JobContext of(TriggerMessage m) {
+  /** The context of a run of {@code m}, with a fresh log; public so handlers can be unit-tested. */
+  public static JobContext of(TriggerMessage m) {
     return new JobContext(
         m.triggerId(),
         m.jobId(),
@@ -30,6 +33,7 @@ public record JobContext(
         m.attempt(),
         m.params(),
         m.shardIndex(),
-        m.shardTotal());
+        m.shardTotal(),
+        new JobLog(m.triggerId(), m.handler()));
   }
 }

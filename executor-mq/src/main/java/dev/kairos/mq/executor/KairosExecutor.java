@@ -10,6 +10,7 @@ import dev.kairos.mq.contract.ResultMessage;
 import dev.kairos.mq.contract.ResultStatus;
 import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.executor.ExecutorCounters.Outcome;
 import dev.kairos.mq.route.SlotQueueSelector;
 import dev.kairos.mq.slot.SlotLease;
 import dev.kairos.mq.start.StartOutcome;
@@ -22,13 +23,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
@@ -58,12 +59,7 @@ public final class KairosExecutor implements AutoCloseable {
   private final OffsetTracker offsets = new OffsetTracker();
   private final Map<String, JobRunner> runners = new ConcurrentHashMap<>();
   private final AtomicInteger activeRuns = new AtomicInteger();
-  private final AtomicLong started = new AtomicLong();
-  private final AtomicLong duplicates = new AtomicLong();
-  private final AtomicLong expired = new AtomicLong();
-  private final AtomicLong discarded = new AtomicLong();
-  private final AtomicLong malformed = new AtomicLong();
-  private final AtomicLong errors = new AtomicLong();
+  private final ExecutorCounters counters;
   private final AtomicBoolean consumerStopped = new AtomicBoolean();
 
   private TriggerRecords records;
@@ -82,6 +78,7 @@ public final class KairosExecutor implements AutoCloseable {
     this.redis = redis;
     this.settings = settings;
     this.handlers = Map.copyOf(handlers);
+    this.counters = new ExecutorCounters(this.handlers.keySet());
     if (!new HashSet<>(settings.lease().handlers()).equals(this.handlers.keySet())) {
       throw new IllegalArgumentException(
           "handlers "
@@ -141,14 +138,18 @@ public final class KairosExecutor implements AutoCloseable {
     return lifecycle.isStarted() && lease != null && lease.isValid() && !consumerStopped.get();
   }
 
+  /** Counters of the whole instance since it was created. */
   public ExecutorStats stats() {
-    return new ExecutorStats(
-        started.get(),
-        duplicates.get(),
-        expired.get(),
-        discarded.get(),
-        malformed.get(),
-        errors.get());
+    return counters.total();
+  }
+
+  /** Counters of one hosted handler; throws for a handler this instance does not host. */
+  public ExecutorStats stats(String handler) {
+    return counters.of(handler);
+  }
+
+  public ExecutorSettings settings() {
+    return settings;
   }
 
   /** Runs on the poll thread only; catches at the boundary so the loop survives outages. */
@@ -161,6 +162,7 @@ public final class KairosExecutor implements AutoCloseable {
                   + " next owner; restart it to claim a slot again",
               lease.instanceId(),
               lease.slot());
+          counters.leaseLost.increment();
           stopConsumer();
           return;
         }
@@ -178,7 +180,7 @@ public final class KairosExecutor implements AutoCloseable {
         Thread.currentThread().interrupt();
         return;
       } catch (RuntimeException e) {
-        errors.incrementAndGet();
+        counters.errors.increment();
         log.warn("executor poll loop failed, will keep running", e);
       }
     }
@@ -200,7 +202,7 @@ public final class KairosExecutor implements AutoCloseable {
     try {
       trigger = codec.decodeTrigger(message.getBody());
     } catch (MalformedMessageException e) {
-      malformed.incrementAndGet();
+      counters.malformed.increment();
       log.warn(
           "skipping malformed message {} on {}: {}", message.getMsgId(), queue, e.getMessage());
       offsets.done(queue, offset);
@@ -210,6 +212,7 @@ public final class KairosExecutor implements AutoCloseable {
     if (handler == null) {
       log.warn("trigger {} names handler {} which is not hosted", trigger.triggerId(), trigger);
       offsets.done(queue, offset);
+      counters.count(trigger.handler(), Outcome.FAILED);
       report(trigger, ResultStatus.FAIL, 0, "handler " + trigger.handler() + " is not hosted");
       return;
     }
@@ -229,23 +232,36 @@ public final class KairosExecutor implements AutoCloseable {
         });
   }
 
+  /**
+   * Hands a run to the worker pool. During shutdown the pool refuses new work: the delivery then
+   * stays uncommitted, so the slot's next owner (or this instance after a restart) receives it.
+   */
   private void launch(Run run) {
-    workers.execute(() -> execute(run));
+    try {
+      workers.execute(() -> execute(run));
+    } catch (RejectedExecutionException e) {
+      log.info("not starting {}: the executor is stopping", run.delivery.trigger().triggerId());
+    }
   }
 
   private void discardLater(Delivery delivery) {
-    workers.execute(
-        () -> {
-          StartOutcome outcome = claim(delivery);
-          if (outcome == null || !outcome.started()) {
-            return;
-          }
-          TriggerMessage t = delivery.trigger();
-          String why = "discarded: job " + t.jobId() + " is already running (DISCARD_LATER)";
-          complete(t, TriggerState.DISCARDED, why);
-          discarded.incrementAndGet();
-          report(t, ResultStatus.DISCARDED, outcome.startedMs(), why);
-        });
+    try {
+      workers.execute(() -> discardNow(delivery));
+    } catch (RejectedExecutionException e) {
+      log.info("not judging {}: the executor is stopping", delivery.trigger().triggerId());
+    }
+  }
+
+  private void discardNow(Delivery delivery) {
+    StartOutcome outcome = claim(delivery);
+    if (outcome == null || !outcome.started()) {
+      return;
+    }
+    TriggerMessage t = delivery.trigger();
+    String why = "discarded: job " + t.jobId() + " is already running (DISCARD_LATER)";
+    complete(t, TriggerState.DISCARDED, why);
+    counters.count(t.handler(), Outcome.DISCARDED);
+    report(t, ResultStatus.DISCARDED, outcome.startedMs(), why);
   }
 
   /**
@@ -263,19 +279,19 @@ public final class KairosExecutor implements AutoCloseable {
       outcome =
           records.claimStart(StartRequest.of(delivery.trigger(), lease.instanceId(), lease.slot()));
     } catch (RuntimeException e) {
-      errors.incrementAndGet();
+      counters.errors.increment();
       log.warn("start claim of {} failed: {}", delivery.trigger().triggerId(), e.toString());
       return null;
     }
     offsets.done(delivery.queue(), delivery.offset());
     switch (outcome.kind()) {
-      case STARTED -> started.incrementAndGet();
+      case STARTED -> counters.count(delivery.trigger().handler(), Outcome.STARTED);
       case DUPLICATE -> {
-        duplicates.incrementAndGet();
+        counters.count(delivery.trigger().handler(), Outcome.DUPLICATE);
         report(delivery.trigger(), ResultStatus.DUPLICATE, 0, "already " + outcome.stateFound());
       }
       case EXPIRED -> {
-        expired.incrementAndGet();
+        counters.count(delivery.trigger().handler(), Outcome.EXPIRED);
         report(delivery.trigger(), ResultStatus.EXPIRED, 0, "older than the dedup window");
       }
     }
@@ -301,12 +317,16 @@ public final class KairosExecutor implements AutoCloseable {
               : null;
       ResultStatus status;
       String message = "";
+      JobContext context = JobContext.of(t);
       try {
-        run.delivery.handler().execute(JobContext.of(t));
+        run.delivery.handler().execute(context);
         status = ResultStatus.SUCCESS;
       } catch (Exception | LinkageError | AssertionError e) {
         status = ResultStatus.FAIL;
         message = e.toString();
+        if (e instanceof InterruptedException && !lifecycle.isStarted()) {
+          message = "interrupted: the executor is shutting down; " + message;
+        }
       } finally {
         if (timer != null) {
           timer.cancel(false);
@@ -320,12 +340,23 @@ public final class KairosExecutor implements AutoCloseable {
       } else if (run.covered()) {
         status = ResultStatus.DISCARDED;
         message = "covered by a newer run (COVER_EARLY); " + message;
-        discarded.incrementAndGet();
+      }
+      counters.count(
+          t.handler(),
+          switch (status) {
+            case SUCCESS -> Outcome.SUCCEEDED;
+            case TIMEOUT -> Outcome.TIMED_OUT;
+            case DISCARDED -> Outcome.DISCARDED;
+            default -> Outcome.FAILED;
+          });
+      String logText = context.log().text();
+      if (!logText.isEmpty()) {
+        message = message.isEmpty() ? logText : message + "\n" + logText;
       }
       complete(t, TriggerState.valueOf(status.name()), message);
       report(t, status, outcome.startedMs(), message);
     } catch (RuntimeException e) {
-      errors.incrementAndGet();
+      counters.errors.increment();
       log.warn("running trigger {} failed outside the handler", t.triggerId(), e);
     } finally {
       run.end();
@@ -352,7 +383,7 @@ public final class KairosExecutor implements AutoCloseable {
           state,
           ResultMessage.truncate(message));
     } catch (RuntimeException e) {
-      errors.incrementAndGet();
+      counters.errors.increment();
       log.warn("recording the end of {} failed: {}", t.triggerId(), e.toString());
     }
   }
@@ -371,9 +402,9 @@ public final class KairosExecutor implements AutoCloseable {
       producer.send(codec.toMessage(result));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      errors.incrementAndGet();
+      counters.errors.increment();
     } catch (Exception e) {
-      errors.incrementAndGet();
+      counters.errors.increment();
       log.warn("publishing the {} result of {} failed: {}", status, t.triggerId(), e.toString());
     }
   }
@@ -404,7 +435,34 @@ public final class KairosExecutor implements AutoCloseable {
     };
   }
 
-  /** Stops polling, lets running handlers finish for a moment, then releases everything. */
+  /**
+   * Lets running handlers finish within the shutdown grace, then interrupts them and waits a little
+   * more so their results are still recorded and published (the producer and lease are still up).
+   */
+  private void stopWorkers() {
+    workers.shutdown();
+    try {
+      if (workers.awaitTermination(settings.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+        return;
+      }
+      log.warn(
+          "handlers still running after the shutdown grace of {}; interrupting them",
+          settings.shutdownGrace());
+      workers.shutdownNow();
+      if (!workers.awaitTermination(2, TimeUnit.SECONDS)) {
+        log.warn("handlers ignore interruption; their results will not be reported");
+      }
+    } catch (InterruptedException e) {
+      workers.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Stops polling (what was received but not started stays uncommitted for the slot's next owner),
+   * lets running handlers finish within {@link ExecutorSettings#shutdownGrace()}, records and
+   * reports them, commits offsets, then releases the slot.
+   */
   @Override
   public void close() {
     if (!lifecycle.close()) {
@@ -419,15 +477,7 @@ public final class KairosExecutor implements AutoCloseable {
       }
     }
     if (workers != null) {
-      workers.shutdown();
-      try {
-        if (!workers.awaitTermination(5, TimeUnit.SECONDS)) {
-          workers.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        workers.shutdownNow();
-        Thread.currentThread().interrupt();
-      }
+      stopWorkers();
     }
     if (timers != null) {
       timers.shutdownNow();

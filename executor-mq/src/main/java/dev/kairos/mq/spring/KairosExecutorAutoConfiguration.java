@@ -1,0 +1,54 @@
+package dev.kairos.mq.spring;
+
+import dev.kairos.core.redis.KairosRedis;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Runs a Kairos executor for the {@link KairosJob} methods of the application: off with {@code
+ * kairos.executor.enabled=false}. A {@link KairosRedis} bean of the application is used when there
+ * is one; a {@link MeterRegistry} bean, when there is one, receives the executor's metrics.
+ */
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"
+    })
+@ConditionalOnProperty(
+    prefix = "kairos.executor",
+    name = "enabled",
+    havingValue = "true",
+    matchIfMissing = true)
+@EnableConfigurationProperties(KairosExecutorProperties.class)
+public class KairosExecutorAutoConfiguration {
+
+  /** Static: a post-processor must exist before the beans it inspects. */
+  @Bean
+  @ConditionalOnMissingBean
+  static KairosJobCollector kairosJobCollector() {
+    return new KairosJobCollector();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  KairosRedis kairosRedis(KairosExecutorProperties properties) {
+    KairosExecutorProperties.Redis redis = properties.getRedis();
+    return KairosRedis.connect(redis.getUris(), redis.isCluster(), redis.getTimeout());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  KairosExecutorLifecycle kairosExecutorLifecycle(
+      KairosRedis redis,
+      KairosExecutorProperties properties,
+      KairosJobCollector collector,
+      ObjectProvider<MeterRegistry> meterRegistry) {
+    return new KairosExecutorLifecycle(
+        redis, properties, collector, meterRegistry.getIfAvailable());
+  }
+}

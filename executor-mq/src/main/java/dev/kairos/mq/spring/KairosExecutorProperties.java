@@ -1,0 +1,251 @@
+package dev.kairos.mq.spring;
+
+import dev.kairos.mq.executor.ExecutorSettings;
+import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.mq.start.TriggerRecords;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** How the executor of a Spring Boot application runs ({@code kairos.executor.*}). */
+@ConfigurationProperties("kairos.executor")
+public class KairosExecutorProperties {
+
+  public static final String DEFAULT_REDIS_URI = "redis://127.0.0.1:6379";
+  public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(2);
+  public static final String DEFAULT_NAME_SERVER = "127.0.0.1:9876";
+  public static final String DEFAULT_BROKER_CLUSTER = "DefaultCluster";
+  public static final Duration DEFAULT_TOPIC_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Whether the executor starts; false leaves @KairosJob methods as plain methods. */
+  private boolean enabled = true;
+
+  /** The executor app the handlers belong to; jobs name it. Required when a handler exists. */
+  private String app;
+
+  /** This process's instance id in slot leases and results; blank means a random UUID. */
+  private String instanceId = "";
+
+  /** Host shown to operators in the slot lease; blank means the local host name. */
+  private String host = "";
+
+  /** Where the executor claims slots and trigger starts. */
+  private final Redis redis = new Redis();
+
+  /** RocketMQ NameServer addresses, {@code host:port} separated by {@code ;}. */
+  private String nameServer = DEFAULT_NAME_SERVER;
+
+  /** RocketMQ broker cluster on which missing handler topics are created. */
+  private String brokerCluster = DEFAULT_BROKER_CLUSTER;
+
+  /** Whether the executor creates its handler topics (with slot-count queues) before starting. */
+  private boolean createTopics = true;
+
+  /** How long topic creation may wait for the NameServer to serve a new topic's route. */
+  private Duration topicTimeout = DEFAULT_TOPIC_TIMEOUT;
+
+  /** Q: queues per handler topic, and the most instances of the app that consume at once. */
+  private int slotCount = SlotLeaseConfig.DEFAULT_SLOT_COUNT;
+
+  /** Lifetime of the slot lease after each renewal, judged by Redis time. */
+  private Duration leaseTtl = SlotLeaseConfig.DEFAULT_TTL;
+
+  /** How often the slot lease is renewed; twice it must fit in lease-ttl minus the margin. */
+  private Duration leaseRenewInterval = SlotLeaseConfig.DEFAULT_RENEW_INTERVAL;
+
+  /** How much earlier than the TTL the instance stops trusting its lease. */
+  private Duration leaseSafetyMargin = SlotLeaseConfig.DEFAULT_SAFETY_MARGIN;
+
+  /** Handler threads: at most this many runs at once. */
+  private int workerThreads = ExecutorSettings.DEFAULT_WORKER_THREADS;
+
+  /** Received but unfinished deliveries before polling pauses. */
+  private int maxInFlight = ExecutorSettings.DEFAULT_MAX_IN_FLIGHT;
+
+  /** Dedup window D: must equal the scheduler's. */
+  private Duration dedupWindow = TriggerRecords.DEFAULT_DEDUP_WINDOW;
+
+  /** How long one poll of the broker waits for messages. */
+  private Duration pollTimeout = ExecutorSettings.DEFAULT_POLL_TIMEOUT;
+
+  /** How long a stopping executor lets running handlers finish before interrupting them. */
+  private Duration shutdownGrace = ExecutorSettings.DEFAULT_SHUTDOWN_GRACE;
+
+  /** The Redis deployment shared with the scheduler ({@code kairos.executor.redis.*}). */
+  public static class Redis {
+
+    /** Redis URIs: one for a standalone server, any number of seed nodes for a cluster. */
+    private List<String> uris = new ArrayList<>(List.of(DEFAULT_REDIS_URI));
+
+    /** Whether the URIs point at a Redis Cluster. */
+    private boolean cluster;
+
+    /** Command timeout. */
+    private Duration timeout = DEFAULT_REDIS_TIMEOUT;
+
+    public List<String> getUris() {
+      return uris;
+    }
+
+    public void setUris(List<String> uris) {
+      this.uris = uris;
+    }
+
+    public boolean isCluster() {
+      return cluster;
+    }
+
+    public void setCluster(boolean cluster) {
+      this.cluster = cluster;
+    }
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+  }
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public String getApp() {
+    return app;
+  }
+
+  public void setApp(String app) {
+    this.app = app;
+  }
+
+  public String getInstanceId() {
+    return instanceId;
+  }
+
+  public void setInstanceId(String instanceId) {
+    this.instanceId = instanceId;
+  }
+
+  public String getHost() {
+    return host;
+  }
+
+  public void setHost(String host) {
+    this.host = host;
+  }
+
+  public Redis getRedis() {
+    return redis;
+  }
+
+  public String getNameServer() {
+    return nameServer;
+  }
+
+  public void setNameServer(String nameServer) {
+    this.nameServer = nameServer;
+  }
+
+  public String getBrokerCluster() {
+    return brokerCluster;
+  }
+
+  public void setBrokerCluster(String brokerCluster) {
+    this.brokerCluster = brokerCluster;
+  }
+
+  public boolean isCreateTopics() {
+    return createTopics;
+  }
+
+  public void setCreateTopics(boolean createTopics) {
+    this.createTopics = createTopics;
+  }
+
+  public Duration getTopicTimeout() {
+    return topicTimeout;
+  }
+
+  public void setTopicTimeout(Duration topicTimeout) {
+    this.topicTimeout = topicTimeout;
+  }
+
+  public int getSlotCount() {
+    return slotCount;
+  }
+
+  public void setSlotCount(int slotCount) {
+    this.slotCount = slotCount;
+  }
+
+  public Duration getLeaseTtl() {
+    return leaseTtl;
+  }
+
+  public void setLeaseTtl(Duration leaseTtl) {
+    this.leaseTtl = leaseTtl;
+  }
+
+  public Duration getLeaseRenewInterval() {
+    return leaseRenewInterval;
+  }
+
+  public void setLeaseRenewInterval(Duration leaseRenewInterval) {
+    this.leaseRenewInterval = leaseRenewInterval;
+  }
+
+  public Duration getLeaseSafetyMargin() {
+    return leaseSafetyMargin;
+  }
+
+  public void setLeaseSafetyMargin(Duration leaseSafetyMargin) {
+    this.leaseSafetyMargin = leaseSafetyMargin;
+  }
+
+  public int getWorkerThreads() {
+    return workerThreads;
+  }
+
+  public void setWorkerThreads(int workerThreads) {
+    this.workerThreads = workerThreads;
+  }
+
+  public int getMaxInFlight() {
+    return maxInFlight;
+  }
+
+  public void setMaxInFlight(int maxInFlight) {
+    this.maxInFlight = maxInFlight;
+  }
+
+  public Duration getDedupWindow() {
+    return dedupWindow;
+  }
+
+  public void setDedupWindow(Duration dedupWindow) {
+    this.dedupWindow = dedupWindow;
+  }
+
+  public Duration getPollTimeout() {
+    return pollTimeout;
+  }
+
+  public void setPollTimeout(Duration pollTimeout) {
+    this.pollTimeout = pollTimeout;
+  }
+
+  public Duration getShutdownGrace() {
+    return shutdownGrace;
+  }
+
+  public void setShutdownGrace(Duration shutdownGrace) {
+    this.shutdownGrace = shutdownGrace;
+  }
+}

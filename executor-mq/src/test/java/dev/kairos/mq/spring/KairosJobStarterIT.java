@@ -1,0 +1,286 @@
+package dev.kairos.mq.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.core.model.BlockStrategy;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.devinfra.EmbeddedRedis;
+import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.ResultMessage;
+import dev.kairos.mq.contract.ResultStatus;
+import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.executor.JobContext;
+import dev.kairos.mq.route.SlotQueueSelector;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/** The starter in a real Spring Boot context against real Redis and RocketMQ. */
+@RealInfra(rocketMq = true, redis = RedisMode.STANDALONE)
+class KairosJobStarterIT {
+
+  private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  private final EmbeddedRocketMq mq;
+  private final EmbeddedRedis embeddedRedis;
+  private final KairosRedis redis;
+  private final MessageCodec codec = new MessageCodec();
+  private final String app = "starter-" + UUID.randomUUID().toString().substring(0, 8);
+  private final List<ResultMessage> results = new CopyOnWriteArrayList<>();
+  private DefaultMQProducer producer;
+  private DefaultLitePullConsumer resultConsumer;
+  private ConfigurableApplicationContext context;
+
+  KairosJobStarterIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
+    this.mq = mq;
+    this.embeddedRedis = redis;
+    this.redis = KairosRedis.connect(List.of(redis.uri()), false, Duration.ofSeconds(5));
+  }
+
+  /** A user's bean with handlers of each supported shape. */
+  static class Jobs {
+    final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
+    final List<JobContext> contexts = new CopyOnWriteArrayList<>();
+    final List<String> lifecycle = Collections.synchronizedList(new ArrayList<>());
+
+    @KairosJob(value = "greet", init = "open", destroy = "shut")
+    public String greet(JobContext context) {
+      starts.computeIfAbsent(context.triggerId(), k -> new AtomicInteger()).incrementAndGet();
+      contexts.add(context);
+      context.log().info("greeting {}", context.params());
+      return "hello " + context.params();
+    }
+
+    @KairosJob("broken")
+    public void broken() {
+      throw new IllegalStateException("the printer is on fire");
+    }
+
+    @KairosJob("slow")
+    public void slow(JobContext context) throws InterruptedException {
+      starts.computeIfAbsent(context.triggerId(), k -> new AtomicInteger()).incrementAndGet();
+      Thread.sleep(1_500);
+    }
+
+    void open() {
+      lifecycle.add("init");
+    }
+
+    void shut() {
+      lifecycle.add("destroy");
+    }
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class UserApplication {
+    @Bean
+    Jobs jobs() {
+      return new Jobs();
+    }
+
+    @Bean
+    MeterRegistry meterRegistry() {
+      return new SimpleMeterRegistry();
+    }
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    redis.sync().hsetnx(RedisKeys.META, "shards", Integer.toString(KEYS.shards()));
+    producer = new DefaultMQProducer("test_producer_" + app);
+    producer.setNamesrvAddr(mq.nameServerAddress());
+    producer.setInstanceName("test-producer-" + app);
+    producer.start();
+    context =
+        new SpringApplicationBuilder(UserApplication.class)
+            .properties(
+                "kairos.executor.app=" + app,
+                "kairos.executor.redis.uris=" + embeddedRedis.uri(),
+                "kairos.executor.name-server=" + mq.nameServerAddress(),
+                "kairos.executor.broker-cluster=kairos",
+                "kairos.executor.slot-count=2",
+                "kairos.executor.shutdown-grace=5s")
+            .run();
+    // The starter created the results topic, so the test's consumer can be assigned now.
+    resultConsumer = new DefaultLitePullConsumer("test_results_" + app);
+    resultConsumer.setNamesrvAddr(mq.nameServerAddress());
+    resultConsumer.setInstanceName("test-results-" + app);
+    resultConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+    resultConsumer.start();
+    resultConsumer.assign(resultConsumer.fetchMessageQueues(TopicNames.RESULTS));
+  }
+
+  @AfterEach
+  void close() {
+    if (context != null) {
+      context.close();
+    }
+    resultConsumer.shutdown();
+    producer.shutdown();
+    redis.close();
+  }
+
+  private KairosExecutorLifecycle executor() {
+    return context.getBean(KairosExecutorLifecycle.class);
+  }
+
+  private Jobs jobs() {
+    return context.getBean(Jobs.class);
+  }
+
+  /** Records the trigger CLAIMED the way a scheduler node does before it publishes. */
+  private TriggerMessage trigger(String handler, String params) {
+    String job = app + "-" + handler;
+    long fire = System.currentTimeMillis();
+    TriggerMessage trigger =
+        TriggerMessage.of(
+            job + ":" + fire,
+            app,
+            handler,
+            fire,
+            1,
+            params,
+            0,
+            1,
+            0,
+            BlockStrategy.SERIAL_EXECUTION,
+            1,
+            fire);
+    redis
+        .sync()
+        .hset(
+            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
+            Map.of(
+                "id",
+                trigger.triggerId(),
+                "jobId",
+                job,
+                "fireMs",
+                Long.toString(fire),
+                "state",
+                "CLAIMED"));
+    return trigger;
+  }
+
+  private void send(TriggerMessage trigger) throws Exception {
+    producer.send(codec.toMessage(trigger), new SlotQueueSelector(), executor().executor().slot());
+  }
+
+  private ResultMessage awaitResult(TriggerMessage trigger, ResultStatus status) throws Exception {
+    await(
+        trigger.triggerId() + " " + status,
+        () -> results.stream().anyMatch(r -> matches(r, trigger, status)));
+    return results.stream().filter(r -> matches(r, trigger, status)).findFirst().orElseThrow();
+  }
+
+  private static boolean matches(ResultMessage r, TriggerMessage trigger, ResultStatus status) {
+    return r.triggerId().equals(trigger.triggerId()) && r.status() == status;
+  }
+
+  private void await(String what, BooleanSupplier done) throws Exception {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("timed out waiting for " + what + "; results: " + results);
+      }
+      for (MessageExt m : resultConsumer.poll(100)) {
+        ResultMessage r = codec.decodeResult(m.getBody());
+        if (r.jobId().startsWith(app)) {
+          results.add(r);
+        }
+      }
+    }
+  }
+
+  private double counter(String handler, String outcome) {
+    return context
+        .getBean(MeterRegistry.class)
+        .get("kairos.executor.triggers")
+        .tags("app", app, "handler", handler, "outcome", outcome)
+        .functionCounter()
+        .count();
+  }
+
+  @Test
+  void anAnnotatedMethodRunsOnceAndAResentCopyIsReportedDuplicate() throws Exception {
+    assertThat(executor().isRunning()).isTrue();
+    assertThat(jobs().lifecycle).containsExactly("init");
+    TriggerMessage trigger = trigger("greet", "world");
+
+    send(trigger);
+    ResultMessage success = awaitResult(trigger, ResultStatus.SUCCESS);
+    assertThat(success.message()).startsWith("hello world").contains("INFO greeting world");
+    JobContext seen = jobs().contexts.get(0);
+    assertThat(seen.jobId()).isEqualTo(trigger.jobId());
+    assertThat(seen.scheduledFireMs()).isEqualTo(trigger.scheduledFireMs());
+    assertThat(seen.attempt()).isEqualTo(1);
+    assertThat(seen.shardTotal()).isEqualTo(1);
+
+    send(trigger);
+    awaitResult(trigger, ResultStatus.DUPLICATE);
+    assertThat(jobs().starts.get(trigger.triggerId())).hasValue(1);
+    assertThat(
+            redis
+                .sync()
+                .hget(
+                    RedisKeys.trigger(KEYS.shardOf(trigger.jobId()), trigger.triggerId()), "state"))
+        .isEqualTo("SUCCESS");
+    assertThat(counter("greet", "started")).isEqualTo(1);
+    assertThat(counter("greet", "succeeded")).isEqualTo(1);
+    assertThat(counter("greet", "duplicate")).isEqualTo(1);
+    assertThat(executor().executor().stats("greet").duplicates()).isEqualTo(1);
+  }
+
+  @Test
+  void aThrowingMethodIsReportedFailWithItsException() throws Exception {
+    TriggerMessage trigger = trigger("broken", "");
+    send(trigger);
+    ResultMessage fail = awaitResult(trigger, ResultStatus.FAIL);
+    assertThat(fail.message()).contains("IllegalStateException: the printer is on fire");
+    assertThat(counter("broken", "failed")).isEqualTo(1);
+  }
+
+  @Test
+  void closingTheContextLetsTheRunningHandlerFinishReportsItAndReleasesTheSlot() throws Exception {
+    TriggerMessage trigger = trigger("slow", "");
+    int slot = executor().executor().slot();
+    send(trigger);
+    await("the slow run to start", () -> jobs().starts.containsKey(trigger.triggerId()));
+    Jobs jobs = jobs();
+
+    context.close();
+
+    assertThat(jobs.lifecycle).containsExactly("init", "destroy");
+    ResultMessage success = awaitResult(trigger, ResultStatus.SUCCESS);
+    assertThat(success.endedMs() - success.startedMs()).isGreaterThanOrEqualTo(1_000);
+    assertThat(redis.sync().hexists(RedisKeys.slots(app), Integer.toString(slot))).isFalse();
+  }
+}
