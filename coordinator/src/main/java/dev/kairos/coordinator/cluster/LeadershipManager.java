@@ -277,7 +277,7 @@ public final class LeadershipManager implements AutoCloseable {
       }
     }
     if (znode == null) {
-      runElection("no leader znode");
+      runElection(null, "no leader znode");
       return;
     }
     if (znode.leaderId().equals(self.name()) && znode.incarnation().equals(self.incarnation())) {
@@ -290,7 +290,8 @@ public final class LeadershipManager implements AutoCloseable {
       }
     }
     if (leaderConfirmedDown(znode)) {
-      runElection("leader " + znode.leaderId() + " of term " + znode.term() + " confirmed down");
+      runElection(
+          znode, "leader " + znode.leaderId() + " of term " + znode.term() + " confirmed down");
     } else {
       confirmationsDenied.increment();
       synchronized (lock) {
@@ -328,17 +329,47 @@ public final class LeadershipManager implements AutoCloseable {
     return down;
   }
 
-  private void runElection(String reason) {
+  /**
+   * @param suspect the leader confirmed down, or null when there was no leader znode
+   */
+  private void runElection(LeaderRecord suspect, String reason) {
     long epoch;
     long floor;
+    long observedBefore;
     synchronized (lock) {
       if (!connected) {
         return;
       }
       epoch = connectionEpoch;
+      observedBefore = observedTerm;
+    }
+    // Safety: the cache may lag; a leader published since, or a term won but not yet published,
+    // gets one leader timeout before this node competes with it.
+    LeaderRecord current = readLeaderZnode();
+    long allocated = terms.highestAllocated();
+    synchronized (lock) {
+      long now = nanos.getAsLong();
+      if (observedTerm != observedBefore) {
+        return; // a term arrived (heartbeat) while reading: decide again next tick on fresh reads
+      }
+      if (current != null && (suspect == null || current.term() != suspect.term())) {
+        observe(current.term(), "leader znode");
+        lastHeard = now;
+        return;
+      }
+      long known = Math.max(observedTerm, suspect == null ? 0 : suspect.term());
+      if (allocated > known) {
+        observe(allocated, "allocated term");
+        candidateNotBefore = now + timeoutNanos;
+        log.info(
+            "node={} waits for the winner of term {} to publish itself", self.name(), allocated);
+        return;
+      }
       floor = observedTerm + 1;
     }
-    long term = Math.max(terms.nextTerm(), floor);
+    // Safety: above the terms read BEFORE the leader check, never re-read: a term won since then
+    // makes this claim fail (lost race) instead of silently outbidding an unpublished winner.
+    long term = Math.max(terms.nextTermAbove(allocated), floor);
     if (!terms.tryClaim(term, self.name() + "/" + self.incarnation())) {
       electionsLost.increment();
       synchronized (lock) {
@@ -432,6 +463,17 @@ public final class LeadershipManager implements AutoCloseable {
       // someone replaced it: fine
     } catch (Exception e) {
       throw TermAllocator.failure("cannot delete stale leader znode", e);
+    }
+  }
+
+  private LeaderRecord readLeaderZnode() {
+    try {
+      return Json.read(
+          client.getData().forPath(layout.leader()), LeaderRecord.class, layout.leader());
+    } catch (KeeperException.NoNodeException e) {
+      return null;
+    } catch (Exception e) {
+      throw TermAllocator.failure("cannot read " + layout.leader(), e);
     }
   }
 

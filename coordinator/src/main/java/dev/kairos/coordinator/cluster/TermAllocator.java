@@ -48,7 +48,12 @@ public final class TermAllocator {
 
   /** max(ZooKeeper's highest term, Redis' highest fence) + 1. */
   public long nextTerm() {
-    return Math.max(highestAllocated(), highestFence.getAsLong()) + 1;
+    return nextTermAbove(highestAllocated());
+  }
+
+  /** max({@code allocated}, Redis' highest fence) + 1, for a caller that already read ZooKeeper. */
+  public long nextTermAbove(long allocated) {
+    return Math.max(allocated, highestFence.getAsLong()) + 1;
   }
 
   /**
