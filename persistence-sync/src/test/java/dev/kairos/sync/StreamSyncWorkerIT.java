@@ -30,13 +30,6 @@ class StreamSyncWorkerIT {
   private static final Logger log = LoggerFactory.getLogger(StreamSyncWorkerIT.class);
   private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(90);
 
-  /** Kills the worker thread at a crash point: the loop catches exceptions, not errors. */
-  static final class SimulatedCrash extends Error {
-    SimulatedCrash(String where) {
-      super("simulated crash " + where);
-    }
-  }
-
   private final EmbeddedRedisCluster cluster;
   private final EmbeddedPostgreSql pg;
   private SyncFixture fx;
@@ -193,14 +186,14 @@ class StreamSyncWorkerIT {
           @Override
           public void afterRead(List<SyncEvent> events) {
             if (!afterCommit && crashed.compareAndSet(false, true)) {
-              throw new SimulatedCrash("between read and commit");
+              throw new SyncFaults.SimulatedCrash("between read and commit");
             }
           }
 
           @Override
           public void afterCommit(List<SyncEvent> events) {
             if (afterCommit && crashed.compareAndSet(false, true)) {
-              throw new SimulatedCrash("between commit and ack");
+              throw new SyncFaults.SimulatedCrash("between commit and ack");
             }
           }
         };

@@ -142,9 +142,17 @@ public final class StreamSyncWorker implements AutoCloseable {
       } catch (SQLException | org.flywaydb.core.api.FlywayException e) {
         metrics.databaseFailure();
         pause(e, "PostgreSQL unavailable");
+      } catch (SyncFaults.SimulatedCrash crash) {
+        throw crash;
       } catch (RuntimeException e) {
         metrics.loopError();
         pause(e, "sync round failed");
+      } catch (VirtualMachineError fatal) {
+        throw fatal;
+      } catch (Error e) {
+        // e.g. a driver's assertion on a connection that died under it: not worth the thread.
+        metrics.loopError();
+        pause(new RuntimeException(e), "sync round failed");
       }
     }
     log.info("persistence-sync worker {} stopped", config.consumer());

@@ -5,10 +5,17 @@ import java.util.List;
 
 /**
  * Test seam: called at the two crash points of a sync round. Production uses {@link #NONE}; a test
- * throws from a hook (an {@link Error}, which the worker's loop does not catch) to kill the worker
- * thread exactly there, then proves a fresh worker recovers.
+ * throws {@link SimulatedCrash} from a hook to kill the worker thread exactly there (the only
+ * throwable the worker's loop lets through), then proves a fresh worker recovers.
  */
 public interface SyncFaults {
+
+  /** Ends the worker thread on the spot, as a process crash would: no ack, no cleanup. */
+  final class SimulatedCrash extends Error {
+    public SimulatedCrash(String where) {
+      super("simulated crash " + where);
+    }
+  }
 
   SyncFaults NONE = new SyncFaults() {};
 
