@@ -12,6 +12,7 @@ import dev.kairos.sync.event.SyncEvent;
 import dev.kairos.sync.worker.SchemaMigrator;
 import dev.kairos.sync.worker.StreamSyncWorker;
 import dev.kairos.sync.worker.SyncFaults;
+import dev.kairos.sync.worker.SyncHealth;
 import dev.kairos.sync.worker.SyncMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -247,6 +248,29 @@ class StreamSyncWorkerIT {
     pg.start();
     awaitInSync("backlog drained after PostgreSQL came back");
     assertThat(worker.isRunning()).isTrue();
+  }
+
+  @Test
+  void lagIsReportedPerShardWhileNothingSyncsAndClearsAfterwards() {
+    produce(40);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    SyncHealth health =
+        new SyncHealth(
+            fx.redis, "kairos-sync", System::currentTimeMillis, registry, Duration.ofMillis(1));
+    SyncFixture.await(
+        Duration.ofSeconds(10),
+        "lag seen",
+        () -> health.refresh().size() == 8 && health.isLagging());
+    assertThat(registry.find("kairos.sync.lag.ms").gauges()).hasSize(SyncFixture.SHARDS);
+    assertThat(registry.find("kairos.sync.pending").gauges()).hasSize(SyncFixture.SHARDS);
+
+    fx.worker("node-a").start();
+    awaitInSync("synced");
+    // The ack follows the commit: poll until it has landed.
+    SyncFixture.await(
+        Duration.ofSeconds(10),
+        "no lag and nothing pending",
+        () -> health.refresh().stream().allMatch(l -> l.pending() == 0) && health.maxLagMs() == 0);
   }
 
   @Test

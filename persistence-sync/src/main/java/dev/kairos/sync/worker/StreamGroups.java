@@ -109,7 +109,13 @@ final class StreamGroups {
   Optional<StreamId> oldestUnsynced(int shard) {
     Optional<StreamId> last = lastDelivered(shard);
     if (last.isEmpty()) {
-      return Optional.empty();
+      // No group yet (no worker has started): everything in the stream is unsynced.
+      var first =
+          redis
+              .sync()
+              .xrange(
+                  RedisKeys.events(shard), Range.create("-", "+"), io.lettuce.core.Limit.from(1));
+      return first.isEmpty() ? Optional.empty() : Optional.of(StreamId.parse(first.get(0).getId()));
     }
     PendingMessages pending = pending(shard);
     if (pending.getCount() > 0) {
