@@ -203,8 +203,13 @@ public final class ZkMembership implements LiveNodes, AutoCloseable {
     executor.shutdownNow();
     cache.close();
     try {
-      client.delete().guaranteed().forPath(layout.member(self.name()));
-    } catch (KeeperException.NoNodeException e) {
+      String path = layout.member(self.name());
+      Stat stat = client.checkExists().forPath(path);
+      long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+      if (stat != null && stat.getEphemeralOwner() == session) {
+        client.delete().withVersion(stat.getVersion()).forPath(path); // never another process's
+      }
+    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
       // already gone
     } catch (Exception e) {
       log.warn(

@@ -2,6 +2,7 @@ package dev.kairos.coordinator.cluster;
 
 import static dev.kairos.coordinator.ClusterFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.coordinator.ClusterFixture;
 import dev.kairos.coordinator.fence.ShardFence;
@@ -226,5 +227,20 @@ class LeadershipIT {
                 .anyMatch(m -> m.name().equals("n1") && m.incarnation().equals(incarnation)));
     assertThat(n2.membership.current()).containsExactly("n1", "n2");
     assertThat(n1.counter("kairos.membership.registrations")).isEqualTo(2);
+  }
+
+  @Test
+  void startTwiceThrowsAndCloseTwiceIsANoOp() {
+    TestNode n1 = node("n1");
+    awaitOneLeader(List.of(n1));
+    long term = n1.manager.leadingTerm();
+
+    assertThatThrownBy(n1.manager::start).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(n1.membership::start).isInstanceOf(IllegalStateException.class);
+    n1.manager.close();
+    n1.manager.close();
+
+    assertThat(n1.manager.isLeader()).isFalse();
+    assertThat(n1.edges).containsExactly("elected:" + term, "revoked:" + term);
   }
 }
