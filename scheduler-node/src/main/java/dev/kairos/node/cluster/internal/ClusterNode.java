@@ -1,0 +1,158 @@
+package dev.kairos.node.cluster.internal;
+
+import dev.kairos.coordinator.assign.ConsistentHashAssigner;
+import dev.kairos.coordinator.cluster.ClusterTransport;
+import dev.kairos.coordinator.cluster.ElectionConfig;
+import dev.kairos.coordinator.cluster.FailoverSweeper;
+import dev.kairos.coordinator.cluster.LeadershipManager;
+import dev.kairos.coordinator.cluster.Member;
+import dev.kairos.coordinator.cluster.TermAllocator;
+import dev.kairos.coordinator.cluster.ZkLayout;
+import dev.kairos.coordinator.cluster.ZkMembership;
+import dev.kairos.coordinator.failover.NodeEntryMover;
+import dev.kairos.coordinator.fence.ShardFence;
+import dev.kairos.coordinator.scan.DueFireScanner;
+import dev.kairos.coordinator.scan.ScanConfig;
+import dev.kairos.coordinator.scan.ScanLoop;
+import dev.kairos.coordinator.wheel.WheelNotifier;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.FireWindow;
+import dev.kairos.core.time.KairosClock;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * This node's membership in the cluster and, while it leads, its leader duties: ZooKeeper
+ * membership, the leadership manager, a scan loop per term ({@link LeaderDuties}) and the failover
+ * sweeper. Spring-free; starts and closes them in dependency order.
+ */
+final class ClusterNode implements AutoCloseable {
+
+  /** Wiring of one node; see the fields' uses in the constructor. */
+  record Wiring(
+      CuratorFramework client,
+      ZkLayout layout,
+      Member self,
+      ClusterTransport transport,
+      ElectionConfig election,
+      KairosRedis redis,
+      RedisKeys keys,
+      ScanConfig scan,
+      KairosClock clock,
+      WheelNotifier notifier,
+      Duration redisTimeout,
+      LongConsumer termObserved,
+      MeterRegistry meters) {}
+
+  private static final int MOVE_LIMIT_PER_CALL = 500;
+
+  private enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  private final ZkMembership membership;
+  private final LeadershipManager manager;
+  private final LeaderDuties duties;
+  private final FailoverSweeper sweeper;
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+
+  ClusterNode(Wiring w) {
+    long recheckMs = Math.max(100, w.election().heartbeatInterval().toMillis() * 2);
+    this.membership = new ZkMembership(w.client(), w.layout(), w.self(), recheckMs, w.meters());
+    ShardFence fence = new ShardFence(w.redis(), w.keys(), w.redisTimeout());
+    this.manager =
+        new LeadershipManager(
+            w.client(),
+            w.layout(),
+            membership,
+            new TermAllocator(w.client(), w.layout(), fence::highestFence),
+            w.transport(),
+            w.election(),
+            System::nanoTime,
+            w.meters());
+    DueFireScanner scanner =
+        new DueFireScanner(
+            w.redis(),
+            w.keys(),
+            w.scan(),
+            w.clock(),
+            membership,
+            new ConsistentHashAssigner(),
+            w.notifier(),
+            new FireWindow(),
+            w.meters());
+    this.duties =
+        new LeaderDuties(
+            term ->
+                new ScanLoop(
+                    term, fence, scanner, w.scan().interval(), manager::onStaleTerm, w.meters()),
+            w.termObserved()::accept);
+    NodeEntryMover mover =
+        new NodeEntryMover(
+            w.redis(),
+            w.keys(),
+            MOVE_LIMIT_PER_CALL,
+            w.scan().eventsMaxLen(),
+            w.notifier(),
+            w.meters());
+    this.sweeper =
+        new FailoverSweeper(
+            w.self().name(),
+            mover,
+            fence,
+            membership,
+            w.clock(),
+            w.election().sweepInterval(),
+            manager::onStaleTerm,
+            w.meters());
+    manager.addListener(duties);
+    manager.addListener(sweeper);
+    membership.addListener(sweeper);
+    Gauge.builder("kairos.cluster.term", manager, LeadershipManager::observedTerm)
+        .description("the highest leader term this node has seen")
+        .register(w.meters());
+    Gauge.builder("kairos.cluster.leader", manager, m -> m.isLeader() ? 1 : 0)
+        .description("1 while this node leads, else 0")
+        .register(w.meters());
+  }
+
+  void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException("cluster node is " + state.get());
+    }
+    membership.start();
+    sweeper.start();
+    manager.start();
+  }
+
+  LeadershipManager manager() {
+    return manager;
+  }
+
+  ZkMembership membership() {
+    return membership;
+  }
+
+  LeaderDuties duties() {
+    return duties;
+  }
+
+  /** Steps down (closing the scan loop), stops sweeping, leaves the membership. */
+  @Override
+  public void close() {
+    if (state.getAndSet(State.CLOSED) != State.STARTED) {
+      return;
+    }
+    manager.close();
+    duties.close();
+    sweeper.close();
+    membership.close();
+  }
+}

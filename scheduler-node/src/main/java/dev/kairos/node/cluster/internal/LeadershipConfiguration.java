@@ -1,0 +1,131 @@
+package dev.kairos.node.cluster.internal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kairos.coordinator.cluster.ClusterTransport;
+import dev.kairos.coordinator.cluster.ElectionConfig;
+import dev.kairos.coordinator.cluster.LeadershipManager;
+import dev.kairos.coordinator.cluster.Member;
+import dev.kairos.coordinator.cluster.ZkLayout;
+import dev.kairos.coordinator.scan.ScanConfig;
+import dev.kairos.coordinator.wheel.WheelNotifier;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.core.time.ClusterClock;
+import dev.kairos.node.cluster.TimingParameters;
+import dev.kairos.node.fire.NodeFirePath;
+import dev.kairos.node.fire.ObservedTerm;
+import dev.kairos.node.system.NodeIdentity;
+import dev.kairos.node.system.redis.RedisConnectionProperties;
+import dev.kairos.node.system.zookeeper.ZookeeperProperties;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.curator.framework.CuratorFramework;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Election over ZooKeeper with heartbeats over HTTP, and the leader's duties (DESIGN "Leadership"):
+ * on by default, {@code kairos.cluster.leadership.enabled=false} makes a node that only fires.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(InternalClusterProperties.class)
+@ConditionalOnProperty(
+    prefix = "kairos.cluster.leadership",
+    name = "enabled",
+    matchIfMissing = true)
+class LeadershipConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(LeadershipConfiguration.class);
+
+  @Bean
+  ClusterSecret clusterSecret(InternalClusterProperties cluster) {
+    ClusterSecret secret = ClusterSecret.of(cluster.getSecret());
+    if (secret.generated()) {
+      log.warn(
+          "kairos.cluster.secret is not set: this node made up a random one, so no other node can"
+              + " heartbeat it or ask it about the leader. Set the same secret on every node.");
+    }
+    return secret;
+  }
+
+  @Bean
+  LeaderTracker leaderTracker() {
+    return new LeaderTracker();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ClusterTransport clusterTransport(
+      ClusterSecret secret, TimingParameters timing, ObjectMapper json) {
+    return new HttpClusterTransport(secret, timing.heartbeatInterval().dividedBy(2), json);
+  }
+
+  @Bean(destroyMethod = "close")
+  ClusterNode clusterNode(
+      CuratorFramework curator,
+      ZookeeperProperties zookeeper,
+      NodeIdentity identity,
+      ClusterTransport transport,
+      TimingParameters timing,
+      InternalClusterProperties cluster,
+      KairosRedis redis,
+      RedisKeys keys,
+      ClusterClock clock,
+      ObjectProvider<NodeFirePath> firePath,
+      ObservedTerm observedTerm,
+      RedisConnectionProperties redisProperties,
+      MeterRegistry meters) {
+    NodeFirePath path = firePath.getIfAvailable();
+    WheelNotifier notifier = path != null ? path : WheelNotifier.NONE;
+    ClusterNode node =
+        new ClusterNode(
+            new ClusterNode.Wiring(
+                curator,
+                new ZkLayout(zookeeper.getRootPath()),
+                new Member(
+                    identity.name(),
+                    identity.incarnation(),
+                    identity.internalAddress(),
+                    System.currentTimeMillis()),
+                transport,
+                new ElectionConfig(
+                    timing.heartbeatInterval(),
+                    timing.leaderTimeout(),
+                    timing.zkSessionTimeout(),
+                    cluster.getLeadership().getFailoverSweepInterval()),
+                redis,
+                keys,
+                new ScanConfig(
+                    timing.preRead(),
+                    timing.scanInterval(),
+                    ScanConfig.DEFAULT_BATCH_SIZE,
+                    ScanConfig.DEFAULT_MAX_BATCHES_PER_SHARD,
+                    timing.dedupWindow(),
+                    JobStore.DEFAULT_EVENTS_MAX_LEN,
+                    redisProperties.getTimeout()),
+                clock,
+                notifier,
+                redisProperties.getTimeout(),
+                observedTerm::observe,
+                meters));
+    node.start();
+    return node;
+  }
+
+  /** Closed by {@link ClusterNode}. */
+  @Bean(destroyMethod = "")
+  LeadershipManager leadershipManager(ClusterNode node) {
+    return node.manager();
+  }
+
+  @Bean
+  ClusterHealthIndicator clusterHealthIndicator(ClusterNode node, LeaderTracker tracker) {
+    return new ClusterHealthIndicator(node.manager(), node.membership(), tracker, node.duties());
+  }
+}

@@ -1,0 +1,131 @@
+package dev.kairos.node.fire;
+
+import dev.kairos.coordinator.wheel.NodeWheelStore;
+import dev.kairos.core.redis.ClusterMetadata;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.core.time.ClusterClock;
+import dev.kairos.core.time.RedisTimeSource;
+import dev.kairos.mq.route.TopicAdmin;
+import dev.kairos.mq.slot.SlotRegistry;
+import dev.kairos.node.cluster.TimingParameters;
+import dev.kairos.node.system.NodeIdentity;
+import dev.kairos.node.system.redis.RedisConnectionProperties;
+import dev.kairos.node.system.rocketmq.RocketMqProperties;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The node's data plane: the shard layout (fixed in Redis by the first node), cluster time, the job
+ * store the admin API writes through, and the fire path ({@code kairos.fire.enabled}).
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(FireProperties.class)
+class FireConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  RedisKeys redisKeys(KairosRedis redis, FireProperties fire) {
+    return new RedisKeys(ClusterMetadata.initialise(redis, fire.getInitialShards()));
+  }
+
+  /** Started here: a node that cannot read the reference clock refuses to start. */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  ClusterClock clusterClock(KairosRedis redis) {
+    ClusterClock clock = new ClusterClock(new RedisTimeSource(redis));
+    clock.start();
+    return clock;
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  JobStore jobStore(KairosRedis redis, RedisKeys keys, ClusterClock clock) {
+    return new JobStore(redis, keys, clock);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  NodeWheelStore nodeWheelStore(
+      KairosRedis redis,
+      RedisKeys keys,
+      NodeIdentity node,
+      RedisConnectionProperties redisProperties,
+      MeterRegistry meters) {
+    return new NodeWheelStore(
+        redis,
+        keys,
+        node.name(),
+        JobStore.DEFAULT_EVENTS_MAX_LEN,
+        redisProperties.getTimeout(),
+        meters);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ObservedTerm observedTerm() {
+    return new ObservedTerm();
+  }
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty(prefix = "kairos.fire", name = "enabled", matchIfMissing = true)
+  TopicAdmin topicAdmin(RocketMqProperties rocketmq, FireProperties fire) {
+    TopicAdmin admin = new TopicAdmin(rocketmq.getNameServer(), fire.getBrokerCluster());
+    admin.start();
+    return admin;
+  }
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty(prefix = "kairos.fire", name = "enabled", matchIfMissing = true)
+  NodeFirePath nodeFirePath(
+      NodeWheelStore store,
+      KairosRedis redis,
+      TopicAdmin topicAdmin,
+      DefaultMQProducer producer,
+      ClusterClock clock,
+      FireProperties fire,
+      RocketMqProperties rocketmq,
+      TimingParameters timing,
+      ObservedTerm term,
+      MeterRegistry meters) {
+    SlotRegistry slots = new SlotRegistry(redis);
+    SlotRouter router = new SlotRouter(slots::liveSlots, fire.getSlotCacheTtl(), System::nanoTime);
+    TopicEnsurer topics =
+        new TopicEnsurer(
+            topic ->
+                topicAdmin.ensureTopic(
+                    topic, rocketmq.getDefaultQueueCount(), fire.getTopicTimeout()),
+            fire.getInflightSweepInterval(),
+            System::nanoTime);
+    FirePathSettings settings =
+        new FirePathSettings(
+            fire.getBatchSize(),
+            fire.getDispatchThreads(),
+            fire.getAckThreads(),
+            fire.getMaxPending(),
+            timing.preRead(),
+            timing.wheelReconcileInterval(),
+            fire.getInflightSweepInterval(),
+            fire.getInflightResendAfter());
+    NodeFirePath path =
+        new NodeFirePath(
+            store,
+            router,
+            topics,
+            new RocketMqTriggerSender(producer, rocketmq.getSendTimeout()),
+            clock,
+            term,
+            settings,
+            meters);
+    path.start();
+    return path;
+  }
+}

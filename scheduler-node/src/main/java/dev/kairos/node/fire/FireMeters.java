@@ -1,0 +1,68 @@
+package dev.kairos.node.fire;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/** The fire path's meters, all tagged with the node name. */
+final class FireMeters {
+
+  final Counter dispatched;
+  final Counter noExecutor;
+  final Counter sendFailures;
+  final Counter ackMissed;
+  final Counter ackErrors;
+  final Counter takeErrors;
+  final Counter reconcileAdded;
+  final Counter loopErrors;
+  final Timer lateness;
+
+  FireMeters(MeterRegistry meters, String node) {
+    dispatched =
+        Counter.builder("kairos.fires.dispatched")
+            .description("triggers the broker acknowledged and Redis recorded as DISPATCHED")
+            .tag("node", node)
+            .register(meters);
+    noExecutor =
+        Counter.builder("kairos.fires.no.executor")
+            .description("triggers ended NO_EXECUTOR: no live slot of the app hosts the handler")
+            .tag("node", node)
+            .register(meters);
+    sendFailures =
+        Counter.builder("kairos.fires.send.failures")
+            .description("sends that failed or timed out; the entry stays inflight and is re-sent")
+            .tag("node", node)
+            .register(meters);
+    ackMissed =
+        Counter.builder("kairos.fires.ack.missed")
+            .description("acknowledged sends whose inflight entry was gone (moved by the leader)")
+            .tag("node", node)
+            .register(meters);
+    ackErrors =
+        Counter.builder("kairos.fires.ack.errors")
+            .description("acknowledged sends not recorded in Redis; the entry is re-sent")
+            .tag("node", node)
+            .register(meters);
+    takeErrors =
+        Counter.builder("kairos.fires.take.errors")
+            .description("take_due calls that failed; the reconcile loop re-reads the entries")
+            .tag("node", node)
+            .register(meters);
+    reconcileAdded =
+        Counter.builder("kairos.wheel.reconcile.added")
+            .description("persisted wheel entries the in-memory wheel did not hold")
+            .tag("node", node)
+            .register(meters);
+    loopErrors =
+        Counter.builder("kairos.fire.loop.errors")
+            .description("failed reconcile or inflight sweep rounds (the loops keep running)")
+            .tag("node", node)
+            .register(meters);
+    lateness =
+        Timer.builder("kairos.fires.dispatch.lateness")
+            .description("cluster time at send minus the scheduled fire time")
+            .tag("node", node)
+            .publishPercentiles(0.5, 0.99)
+            .register(meters);
+  }
+}

@@ -1,0 +1,163 @@
+package dev.kairos.node.fire;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/** How this node fires the entries of its wheel ({@code kairos.fire.*}). */
+@Validated
+@ConfigurationProperties("kairos.fire")
+public class FireProperties {
+
+  public static final int DEFAULT_INITIAL_SHARDS = 64;
+  public static final int DEFAULT_BATCH_SIZE = 256;
+  public static final int DEFAULT_DISPATCH_THREADS = 4;
+  public static final int DEFAULT_ACK_THREADS = 4;
+  public static final int DEFAULT_MAX_PENDING = 1_000_000;
+  public static final Duration DEFAULT_SLOT_CACHE_TTL = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_TOPIC_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_INFLIGHT_SWEEP_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_INFLIGHT_RESEND_AFTER = Duration.ofSeconds(10);
+  public static final String DEFAULT_BROKER_CLUSTER = "DefaultCluster";
+
+  /** Whether this node loads its wheel and fires; off, the node only serves its API. */
+  private boolean enabled = true;
+
+  /**
+   * Shard count written to Redis by the first node of a new cluster; later nodes adopt the stored
+   * value, so changing it after the first start has no effect.
+   */
+  @Min(1)
+  @Max(16384)
+  private int initialShards = DEFAULT_INITIAL_SHARDS;
+
+  /** Most due entries handed to one dispatch task (one take_due script call per shard in it). */
+  @Min(1)
+  @Max(10_000)
+  private int batchSize = DEFAULT_BATCH_SIZE;
+
+  /** Threads that take due entries off the persisted wheel, route them and start their sends. */
+  @Min(1)
+  @Max(256)
+  private int dispatchThreads = DEFAULT_DISPATCH_THREADS;
+
+  /**
+   * Threads that record broker acknowledgements in Redis (trigger DISPATCHED, inflight removed).
+   */
+  @Min(1)
+  @Max(256)
+  private int ackThreads = DEFAULT_ACK_THREADS;
+
+  /** Most entries the in-memory wheel holds; beyond it entries wait in Redis for the reconcile. */
+  @Min(1)
+  private int maxPending = DEFAULT_MAX_PENDING;
+
+  /** How long an app's live executor slots are cached before the slot leases are read again. */
+  @NotNull private Duration slotCacheTtl = DEFAULT_SLOT_CACHE_TTL;
+
+  /** How long the first fire of a handler waits for its topic to be created and routed. */
+  @NotNull private Duration topicTimeout = DEFAULT_TOPIC_TIMEOUT;
+
+  /** How often the node looks for inflight entries whose send never completed. */
+  @NotNull private Duration inflightSweepInterval = DEFAULT_INFLIGHT_SWEEP_INTERVAL;
+
+  /**
+   * How long an entry may sit in inflight (taken, not acknowledged by the broker) before it is
+   * re-sent; must exceed {@code kairos.rocketmq.send-timeout}, or slow sends are published twice.
+   */
+  @NotNull private Duration inflightResendAfter = DEFAULT_INFLIGHT_RESEND_AFTER;
+
+  /** The RocketMQ broker cluster on which handler topics are created. */
+  @NotNull private String brokerCluster = DEFAULT_BROKER_CLUSTER;
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public int getInitialShards() {
+    return initialShards;
+  }
+
+  public void setInitialShards(int initialShards) {
+    this.initialShards = initialShards;
+  }
+
+  public int getBatchSize() {
+    return batchSize;
+  }
+
+  public void setBatchSize(int batchSize) {
+    this.batchSize = batchSize;
+  }
+
+  public int getDispatchThreads() {
+    return dispatchThreads;
+  }
+
+  public void setDispatchThreads(int dispatchThreads) {
+    this.dispatchThreads = dispatchThreads;
+  }
+
+  public int getAckThreads() {
+    return ackThreads;
+  }
+
+  public void setAckThreads(int ackThreads) {
+    this.ackThreads = ackThreads;
+  }
+
+  public int getMaxPending() {
+    return maxPending;
+  }
+
+  public void setMaxPending(int maxPending) {
+    this.maxPending = maxPending;
+  }
+
+  public Duration getSlotCacheTtl() {
+    return slotCacheTtl;
+  }
+
+  public void setSlotCacheTtl(Duration slotCacheTtl) {
+    this.slotCacheTtl = slotCacheTtl;
+  }
+
+  public Duration getTopicTimeout() {
+    return topicTimeout;
+  }
+
+  public void setTopicTimeout(Duration topicTimeout) {
+    this.topicTimeout = topicTimeout;
+  }
+
+  public Duration getInflightSweepInterval() {
+    return inflightSweepInterval;
+  }
+
+  public void setInflightSweepInterval(Duration inflightSweepInterval) {
+    this.inflightSweepInterval = inflightSweepInterval;
+  }
+
+  public Duration getInflightResendAfter() {
+    return inflightResendAfter;
+  }
+
+  public void setInflightResendAfter(Duration inflightResendAfter) {
+    this.inflightResendAfter = inflightResendAfter;
+  }
+
+  public String getBrokerCluster() {
+    return brokerCluster;
+  }
+
+  public void setBrokerCluster(String brokerCluster) {
+    this.brokerCluster = brokerCluster;
+  }
+}

@@ -1,0 +1,301 @@
+package dev.kairos.node.fire;
+
+import dev.kairos.coordinator.wheel.NodeWheelStore;
+import dev.kairos.coordinator.wheel.TakeResult;
+import dev.kairos.coordinator.wheel.WheelNotifier;
+import dev.kairos.core.time.KairosClock;
+import dev.kairos.node.wheel.TimingWheel;
+import dev.kairos.node.wheel.WheelEntry;
+import dev.kairos.node.wheel.WheelTicker;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's fire path (DESIGN "Scanning, assignment, firing"): its persisted wheel in Redis,
+ * mirrored by an in-memory {@link TimingWheel} driven by a {@link WheelTicker} on cluster time.
+ *
+ * <ul>
+ *   <li>At start it loads the persisted wheel up to now + pre-read; the leader's scanner tells it
+ *       of new entries at once through {@link #notifyAssigned} (in process, for this node only),
+ *       and every reconcile interval it re-reads the persisted wheel and adds what memory lacks,
+ *       which is how entries assigned by a leader in another process, or moved here by failover,
+ *       arrive.
+ *   <li>When entries are due, each dispatch task calls {@code take_due} once per shard it holds
+ *       entries of (all shards of a batch in parallel), which moves them wheel → inflight from this
+ *       node's own keys and drops stale ones, then routes and sends the survivors asynchronously.
+ *   <li>Every sweep interval, inflight entries older than the resend delay (send failed, ack not
+ *       recorded, the process died mid-send) go back on the wheel and are sent again.
+ * </ul>
+ *
+ * <p>Nothing fires before its time: the ticker hands out an entry only once cluster time has
+ * reached it, and {@code take_due} is called with cluster time as its upper bound.
+ */
+public final class NodeFirePath implements WheelNotifier, AutoCloseable {
+
+  /** Lifecycle: start once, close any number of times. */
+  public enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(NodeFirePath.class);
+
+  private final NodeWheelStore store;
+  private final KairosClock clock;
+  private final FirePathSettings settings;
+  private final FireMeters meters;
+  private final TriggerDispatcher dispatcher;
+  private final TimingWheel<Integer> wheel;
+  private final WheelTicker<Integer> ticker;
+  private final ThreadPoolExecutor dispatchExecutor;
+  private final ThreadPoolExecutor ackExecutor;
+  private final ScheduledExecutorService loops;
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+
+  /** Trigger ids handed to a dispatch task whose take has not returned: reconcile skips them. */
+  private final Set<String> taking = ConcurrentHashMap.newKeySet();
+
+  public NodeFirePath(
+      NodeWheelStore store,
+      SlotRouter router,
+      TopicEnsurer topics,
+      TriggerSender sender,
+      KairosClock clock,
+      LongSupplier term,
+      FirePathSettings settings,
+      MeterRegistry meterRegistry) {
+    this.store = store;
+    this.clock = clock;
+    this.settings = settings;
+    String node = store.node();
+    this.meters = new FireMeters(meterRegistry, node);
+    this.dispatchExecutor = pool("kairos-dispatch-" + node, settings.dispatchThreads());
+    this.ackExecutor = pool("kairos-ack-" + node, settings.ackThreads());
+    this.dispatcher =
+        new TriggerDispatcher(store, router, topics, sender, clock, term, ackExecutor, meters);
+    this.wheel = new TimingWheel<>(clock.nowMs(), settings.maxPending());
+    this.ticker =
+        new WheelTicker<>(
+            "kairos-wheel-" + node,
+            wheel,
+            clock,
+            dispatchExecutor,
+            settings.batchSize(),
+            WheelTicker.DEFAULT_MAX_PARK,
+            this::fire);
+    this.loops =
+        Executors.newSingleThreadScheduledExecutor(named("kairos-fire-loops-" + node, false));
+    Gauge.builder("kairos.wheel.pending", wheel, TimingWheel::size)
+        .description("entries waiting in this node's in-memory wheel")
+        .tag("node", node)
+        .register(meterRegistry);
+  }
+
+  /** Loads the persisted wheel, then starts the ticker, the reconcile and the inflight sweeper. */
+  public void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException("fire path of " + store.node() + " is " + state.get());
+    }
+    int loaded = reconcile();
+    ticker.start();
+    long reconcileMs = settings.reconcileInterval().toMillis();
+    long sweepMs = settings.sweepInterval().toMillis();
+    loops.scheduleWithFixedDelay(
+        () -> safely("reconcile", this::reconcile),
+        reconcileMs,
+        reconcileMs,
+        TimeUnit.MILLISECONDS);
+    loops.scheduleWithFixedDelay(
+        () -> safely("inflight sweep", this::sweepInflight),
+        sweepMs,
+        sweepMs,
+        TimeUnit.MILLISECONDS);
+    log.info(
+        "node={} fire path started: {} wheel entries loaded, reconcile every {} ms",
+        store.node(),
+        loaded,
+        reconcileMs);
+  }
+
+  public State state() {
+    return state.get();
+  }
+
+  public String node() {
+    return store.node();
+  }
+
+  /** Entries waiting in memory. */
+  public int pending() {
+    return wheel.size();
+  }
+
+  /**
+   * The leader assigned entries (called on a Redis reply thread: never blocks). Entries of other
+   * nodes are ignored here; those nodes find them by their reconcile.
+   */
+  @Override
+  public void notifyAssigned(String node, Collection<dev.kairos.coordinator.wheel.WheelEntry> in) {
+    if (!store.node().equals(node) || state.get() != State.STARTED) {
+      return;
+    }
+    for (dev.kairos.coordinator.wheel.WheelEntry entry : in) {
+      ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
+    }
+  }
+
+  /**
+   * Re-reads the persisted wheel up to now + pre-read and adds what memory lacks.
+   *
+   * @return how many entries were added
+   */
+  int reconcile() {
+    long now = clock.nowMs();
+    List<dev.kairos.coordinator.wheel.WheelEntry> persisted =
+        store.loadWheel(now + settings.preRead().toMillis(), FirePathSettings.PER_SHARD_LIMIT);
+    int added = 0;
+    for (dev.kairos.coordinator.wheel.WheelEntry entry : persisted) {
+      if (!wheel.contains(entry.triggerId()) && !taking.contains(entry.triggerId())) {
+        ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
+        added++;
+      }
+    }
+    if (added > 0 && state.get() == State.STARTED) {
+      meters.reconcileAdded.increment(added);
+      log.debug("node={} reconcile added {} wheel entries", store.node(), added);
+    }
+    return added;
+  }
+
+  /** Puts inflight entries older than the resend delay back on the wheel; they fire at once. */
+  int sweepInflight() {
+    long olderThan = clock.nowMs() - settings.resendAfter().toMillis();
+    List<dev.kairos.coordinator.wheel.WheelEntry> requeued =
+        store.requeueInflight(olderThan, FirePathSettings.PER_SHARD_LIMIT);
+    for (dev.kairos.coordinator.wheel.WheelEntry entry : requeued) {
+      ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
+    }
+    return requeued.size();
+  }
+
+  /**
+   * One dispatch task: takes the batch's shards off the persisted wheel (one script per shard, all
+   * in flight together), then sends what they returned. Runs on a dispatch thread.
+   */
+  private void fire(List<WheelEntry<Integer>> batch) {
+    Set<Integer> shards = new TreeSet<>();
+    for (WheelEntry<Integer> entry : batch) {
+      shards.add(entry.payload());
+      taking.add(entry.triggerId());
+    }
+    try {
+      long now = clock.nowMs();
+      List<Integer> order = new ArrayList<>(shards);
+      List<CompletableFuture<TakeResult>> takes = new ArrayList<>(order.size());
+      for (int shard : order) {
+        takes.add(
+            store
+                .takeDueAsync(shard, now, FirePathSettings.PER_SHARD_LIMIT, now)
+                .toCompletableFuture());
+      }
+      for (int i = 0; i < takes.size(); i++) {
+        TakeResult taken = await(takes.get(i), order.get(i));
+        if (taken != null) {
+          dispatcher.dispatchAll(taken.due());
+        }
+      }
+    } finally {
+      batch.forEach(e -> taking.remove(e.triggerId()));
+    }
+  }
+
+  private TakeResult await(CompletableFuture<TakeResult> take, int shard) {
+    try {
+      return take.get(settings.reconcileInterval().toMillis() * 5, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (ExecutionException | TimeoutException e) {
+      meters.takeErrors.increment();
+      log.warn(
+          "node={} take_due of shard {} failed ({}); the reconcile re-reads its entries",
+          store.node(),
+          shard,
+          e.toString());
+      return null;
+    }
+  }
+
+  private void safely(String what, Runnable round) {
+    try {
+      round.run();
+    } catch (RuntimeException e) {
+      meters.loopErrors.increment();
+      log.warn("node={} {} failed; will keep running", store.node(), what, e);
+    }
+  }
+
+  /** Stops firing; entries stay in Redis (wheel or inflight). Waits for pending acks briefly. */
+  @Override
+  public void close() {
+    State previous = state.getAndSet(State.CLOSED);
+    if (previous == State.CLOSED) {
+      return;
+    }
+    loops.shutdownNow();
+    ticker.close();
+    dispatchExecutor.shutdown();
+    ackExecutor.shutdown();
+    try {
+      if (!dispatchExecutor.awaitTermination(5, TimeUnit.SECONDS)
+          || !ackExecutor.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("node={} fire path threads did not stop within 5 s", store.node());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    dispatchExecutor.shutdownNow();
+    ackExecutor.shutdownNow();
+    log.info("node={} fire path closed", store.node());
+  }
+
+  private static ThreadPoolExecutor pool(String name, int threads) {
+    return new ThreadPoolExecutor(
+        threads,
+        threads,
+        60,
+        TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(FirePathSettings.QUEUE_CAPACITY),
+        named(name, true));
+  }
+
+  private static ThreadFactory named(String prefix, boolean numbered) {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread thread = new Thread(r, numbered ? prefix + "-" + count.incrementAndGet() : prefix);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

@@ -1,0 +1,248 @@
+package dev.kairos.node.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.core.time.ClusterClock;
+import dev.kairos.core.time.RedisTimeSource;
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.ZkMode;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.slot.SlotLease;
+import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.node.KairosNodeApplication;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The whole scheduling path on real Redis Cluster, ZooKeeper and RocketMQ: one node elects itself,
+ * scans, claims into its own wheel, fires on cluster time and publishes to the handler topic, where
+ * a plain lite-pull consumer records what arrives and when.
+ */
+@RealInfra(redis = RedisMode.CLUSTER, zookeeper = ZkMode.STANDALONE, rocketMq = true)
+class NodeFireEndToEndIT {
+
+  private static final String APP = "e2e";
+  private static final String HANDLER = "tick";
+  private static final int JOBS = 300;
+  private static final int QUEUES = 4;
+  private static final Duration RUN = Duration.ofSeconds(20);
+  private static final long MARGIN_MS = 3_000;
+
+  /** One received copy: the trigger, and the test's cluster time when it was polled. */
+  private record Received(TriggerMessage trigger, long receivedMs) {}
+
+  @Test
+  void everyFireInTheWindowArrivesExactlyOnceAndNeverEarly(EmbeddedInfrastructure infra)
+      throws Exception {
+    String topic = TopicNames.handlerTopic(APP, HANDLER);
+    infra.rocketMq().createTopic(topic, QUEUES);
+    Map<String, String> properties = new LinkedHashMap<>(infra.springProperties());
+    properties.put("server.port", "0");
+    properties.put("kairos.node.name", "e2e-node");
+    properties.put("kairos.zookeeper.root-path", "/kairos-e2e-" + UUID.randomUUID());
+    properties.put("kairos.cluster.secret", "e2e-secret");
+    properties.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
+    properties.put(
+        "kairos.fire.broker-cluster",
+        "kairos" /* EmbeddedRocketMq names its broker cluster "kairos" */);
+
+    try (KairosRedis redis =
+            KairosRedis.connect(infra.redisCluster().uris(), true, Duration.ofSeconds(5));
+        ClusterClock clock = new ClusterClock(new RedisTimeSource(redis));
+        SlotLease first = lease(redis);
+        SlotLease second = lease(redis);
+        ConfigurableApplicationContext node = start(properties)) {
+      clock.start();
+      first.start();
+      second.start();
+      List<Received> received = new CopyOnWriteArrayList<>();
+      AtomicBoolean consuming = new AtomicBoolean(true);
+      DefaultLitePullConsumer consumer = consumer(infra, topic);
+      Thread poller = new Thread(() -> poll(consumer, clock, received, consuming), "e2e-poller");
+      poller.start();
+      try {
+        JobStore jobs = node.getBean(JobStore.class);
+        String prefix = "e2e-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+        List<String> ids = new ArrayList<>();
+        long createdMs = clock.nowMs();
+        for (int i = 0; i < JOBS; i++) {
+          String id = prefix + i;
+          jobs.create(
+              JobDefinition.builder(id).app(APP).handler(HANDLER).cron("* * * * * *").build());
+          ids.add(id);
+        }
+        long runUntil = createdMs + RUN.toMillis();
+        while (clock.nowMs() < runUntil) {
+          Thread.sleep(200); // the run's length, not a wait for a condition
+        }
+        long stoppedMs = clock.nowMs();
+        for (String id : ids) {
+          jobs.disable(id);
+        }
+
+        Set<String> expected = new TreeSet<>();
+        long firstFire = ceilSecond(createdMs + MARGIN_MS);
+        for (long fire = firstFire; fire <= stoppedMs - MARGIN_MS; fire += 1_000) {
+          for (String id : ids) {
+            expected.add(id + ":" + fire);
+          }
+        }
+        awaitAll(expected, received, Duration.ofSeconds(15));
+
+        Map<String, Integer> copies = new HashMap<>();
+        for (Received r : received) {
+          copies.merge(r.trigger().triggerId(), 1, Integer::sum);
+        }
+        List<String> missing = expected.stream().filter(id -> !copies.containsKey(id)).toList();
+        List<String> duplicated =
+            expected.stream().filter(id -> copies.getOrDefault(id, 0) > 1).toList();
+        assertThat(missing).as("fires never received").isEmpty();
+        assertThat(duplicated).as("fires received more than once").isEmpty();
+
+        // The node stamps its cluster time at send: on the same clock as the fire time, so this
+        // is exact. The receive time is the test's cluster time; both clocks sample the same Redis
+        // master and may each be off by half their sample's round trip.
+        long toleranceMs =
+            1
+                + (clock.roundTripNanos() + node.getBean(ClusterClock.class).roundTripNanos())
+                    / 2_000_000;
+        List<Long> lateness = new ArrayList<>();
+        List<Long> sendLateness = new ArrayList<>();
+        for (Received r : received) {
+          TriggerMessage t = r.trigger();
+          if (!expected.contains(t.triggerId())) {
+            continue;
+          }
+          assertThat(t.dispatchedMs())
+              .as("sent at or after its fire time: %s", t.triggerId())
+              .isGreaterThanOrEqualTo(t.scheduledFireMs());
+          assertThat(r.receivedMs())
+              .as("received at or after its fire time (tolerance %d ms): %s", toleranceMs, t)
+              .isGreaterThanOrEqualTo(t.scheduledFireMs() - toleranceMs);
+          lateness.add(r.receivedMs() - t.scheduledFireMs());
+          sendLateness.add(t.dispatchedMs() - t.scheduledFireMs());
+        }
+        System.out.printf(
+            "E2E %d fires (%d jobs x %d s): receive lateness %s; send lateness %s;"
+                + " clock tolerance %d ms%n",
+            expected.size(),
+            JOBS,
+            expected.size() / JOBS,
+            percentiles(lateness),
+            percentiles(sendLateness),
+            toleranceMs);
+      } finally {
+        consuming.set(false);
+        poller.join(10_000);
+        consumer.shutdown();
+      }
+    }
+  }
+
+  private static SlotLease lease(KairosRedis redis) {
+    return new SlotLease(
+        redis,
+        SlotLeaseConfig.of(APP, UUID.randomUUID().toString(), "e2e-test", List.of(HANDLER))
+            .withSlotCount(QUEUES));
+  }
+
+  private static ConfigurableApplicationContext start(Map<String, String> properties) {
+    String[] args =
+        properties.entrySet().stream()
+            .map(e -> "--" + e.getKey() + "=" + e.getValue())
+            .toArray(String[]::new);
+    return new SpringApplicationBuilder(KairosNodeApplication.class).run(args);
+  }
+
+  private static DefaultLitePullConsumer consumer(EmbeddedInfrastructure infra, String topic)
+      throws Exception {
+    DefaultLitePullConsumer consumer = new DefaultLitePullConsumer("e2e-" + UUID.randomUUID());
+    consumer.setNamesrvAddr(infra.rocketMq().nameServerAddress());
+    consumer.setInstanceName("e2e-consumer-" + UUID.randomUUID());
+    consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+    consumer.setAutoCommit(false);
+    consumer.setPollTimeoutMillis(100);
+    consumer.start();
+    List<MessageQueue> queues = new ArrayList<>(consumer.fetchMessageQueues(topic));
+    consumer.assign(queues);
+    for (MessageQueue queue : queues) {
+      consumer.seek(queue, 0);
+    }
+    return consumer;
+  }
+
+  private static void poll(
+      DefaultLitePullConsumer consumer,
+      ClusterClock clock,
+      List<Received> received,
+      AtomicBoolean consuming) {
+    MessageCodec codec = new MessageCodec();
+    while (consuming.get()) {
+      List<MessageExt> batch = consumer.poll();
+      long now = clock.nowMs();
+      for (MessageExt message : batch) {
+        received.add(new Received(codec.decodeTrigger(message.getBody()), now));
+      }
+    }
+  }
+
+  private static void awaitAll(Set<String> expected, List<Received> received, Duration deadline)
+      throws InterruptedException {
+    long until = System.nanoTime() + deadline.toNanos();
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    int read = 0;
+    while (System.nanoTime() < until) {
+      List<Received> snapshot = List.copyOf(received);
+      for (int i = read; i < snapshot.size(); i++) {
+        seen.add(snapshot.get(i).trigger().triggerId());
+      }
+      read = snapshot.size();
+      if (seen.containsAll(expected)) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static long ceilSecond(long ms) {
+    return (ms + 999) / 1_000 * 1_000;
+  }
+
+  private static String percentiles(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    if (sorted.isEmpty()) {
+      return "n/a";
+    }
+    return String.format(
+        "p50 %d ms, p99 %d ms, max %d ms",
+        sorted.get(sorted.size() / 2),
+        sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(sorted.size() * 0.99) - 1)),
+        sorted.get(sorted.size() - 1));
+  }
+}
