@@ -156,4 +156,37 @@ class FailoverSweepIT {
     }
     assertThat(leader.manager.isLeader()).isTrue();
   }
+
+  @Test
+  void aLeaderRejectedByAHigherFenceStepsDownAndTheNextTermIsAboveTheFence() {
+    List<TestNode> all =
+        List.of(
+            node("n1", Duration.ofMinutes(5)),
+            node("n2", Duration.ofMinutes(5)),
+            node("n3", Duration.ofMinutes(5)));
+    await(WAIT, "three members", () -> all.get(0).membership.members().size() == 3);
+    await(WAIT, "a leader", () -> all.stream().anyMatch(n -> n.manager.isLeader()));
+    TestNode leader = all.stream().filter(n -> n.manager.isLeader()).findFirst().orElseThrow();
+    long term = leader.manager.leadingTerm();
+    TestNode victim = all.stream().filter(n -> n != leader).findFirst().orElseThrow();
+    await(WAIT, "the leader's first sweep", () -> leader.counter("kairos.failover.sweeps") >= 1);
+    claimOnto(victim.name, term, 5);
+    // A newer leader (a paused node's view of the world, or a partition) fenced every shard.
+    fence.raiseAll(term + 5);
+
+    victim.close(); // the leader's sweep now tries a move under its stale term
+
+    await(WAIT, "the stale leader revoked", () -> leader.edges.contains("revoked:" + term));
+    assertThat(leader.meters.counter("kairos.fence.rejections", "op", "move").count())
+        .isGreaterThan(0);
+    List<TestNode> live = all.stream().filter(n -> n != victim).toList();
+    await(
+        WAIT,
+        "a leader above the fence",
+        () -> live.stream().anyMatch(n -> n.manager.leadingTerm() > term + 5));
+    await(
+        WAIT,
+        "the dead member's wheel moved by the new leader",
+        () -> fx.wheel(victim.name).isEmpty());
+  }
 }
