@@ -13,6 +13,16 @@ public final class RedisKeys {
   public static final String PREFIX = "kairos:";
   public static final int DEFAULT_SHARDS = 64;
 
+  /**
+   * Safety cap of each shard's events stream ({@code XADD MAXLEN ~}). persistence-sync trims what
+   * it has acknowledged, so in normal operation a stream holds only the sync lag; the cap exists so
+   * that a long PostgreSQL outage fills Redis memory only up to a bound instead of taking the
+   * scheduler down. Past it, the oldest un-synced events are trimmed: history is lost, scheduling
+   * is not. Outage tolerated = cap / per-shard event rate (about 4 events per fire): at 10k fires/s
+   * over 64 shards, one million entries last about 27 minutes.
+   */
+  public static final long DEFAULT_EVENTS_MAX_LEN = 1_000_000;
+
   /** Cluster-wide metadata (shard count, initialised marker); its own hash tag. */
   public static final String META = "kairos:{meta}";
 

@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
 public final class JobStore {
 
   /** Approximate bound of each shard's events stream; persistence-sync trims far below it. */
-  public static final long DEFAULT_EVENTS_MAX_LEN = 100_000;
+  public static final long DEFAULT_EVENTS_MAX_LEN = RedisKeys.DEFAULT_EVENTS_MAX_LEN;
 
   /** Enabling races a schedule change at most this often before giving up. */
   private static final int MAX_ENABLE_ATTEMPTS = 5;
