@@ -28,7 +28,7 @@ public record SlotLeaseConfig(
     Duration renewInterval,
     Duration safetyMargin) {
 
-  public static final int DEFAULT_SLOT_COUNT = 16;
+  public static final int DEFAULT_SLOT_COUNT = 8;
   public static final Duration DEFAULT_TTL = Duration.ofSeconds(10);
   public static final Duration DEFAULT_RENEW_INTERVAL = Duration.ofSeconds(3);
   public static final Duration DEFAULT_SAFETY_MARGIN = Duration.ofSeconds(1);

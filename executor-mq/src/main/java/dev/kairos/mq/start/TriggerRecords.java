@@ -25,7 +25,7 @@ public final class TriggerRecords {
   public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ofMinutes(10);
 
   /** Default approximate bound of a shard's events stream (persistence-sync trims it sooner). */
-  public static final long DEFAULT_EVENTS_MAX_LEN = 1_000_000;
+  public static final long DEFAULT_EVENTS_MAX_LEN = RedisKeys.DEFAULT_EVENTS_MAX_LEN;
 
   /** Final states an executor may record; LOST, EXPIRED and the rest belong to the scheduler. */
   public static final Set<TriggerState> EXECUTOR_FINAL_STATES =
