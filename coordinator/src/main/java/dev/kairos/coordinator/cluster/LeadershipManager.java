@@ -201,7 +201,7 @@ public final class LeadershipManager implements AutoCloseable {
   public void onStaleTerm(StaleTermException e) {
     synchronized (lock) {
       if (leadingTerm == e.term()) {
-        revoke("fence rejection (fence " + e.fence() + ")");
+        revoke("fence", "fence rejection (fence " + e.fence() + ")");
       }
       observe(e.fence(), "fence");
     }
@@ -454,8 +454,14 @@ public final class LeadershipManager implements AutoCloseable {
 
   private void deleteOwnLeaderZnode(LeaderRecord stale) {
     try {
-      Stat stat = client.checkExists().forPath(layout.leader());
-      if (stat != null) {
+      Stat stat = new Stat();
+      LeaderRecord current =
+          Json.read(
+              client.getData().storingStatIn(stat).forPath(layout.leader()),
+              LeaderRecord.class,
+              layout.leader());
+      // Safety: only this incarnation's znode, at the version read: never a newer leader's.
+      if (current.incarnation().equals(self.incarnation()) && current.term() == stale.term()) {
         client.delete().withVersion(stat.getVersion()).forPath(layout.leader());
         log.info("node={} deleted its stale leader znode of term {}", self.name(), stale.term());
       }
@@ -494,18 +500,21 @@ public final class LeadershipManager implements AutoCloseable {
     observedTerm = term;
     listeners.forEach(l -> l.onTermObserved(term));
     if (leadingTerm > 0 && leadingTerm < term) {
-      revoke("higher term " + term + " seen (" + source + ")");
+      revoke("higher-term", "higher term " + term + " seen (" + source + ")");
     }
   }
 
-  private void revoke(String reason) {
+  /**
+   * @param tag the {@code reason} tag of {@code kairos.election.stepdowns}
+   */
+  private void revoke(String tag, String reason) {
     if (leadingTerm == 0) {
       return;
     }
     long term = leadingTerm;
     leadingTerm = 0;
     lastHeard = nanos.getAsLong();
-    meters.counter("kairos.election.stepdowns", "reason", reason.split(" ")[0]).increment();
+    meters.counter("kairos.election.stepdowns", "reason", tag).increment();
     log.warn("node={} steps down from term {}: {}", self.name(), term, reason);
     listeners.forEach(l -> l.onRevoked(term));
   }
@@ -516,7 +525,7 @@ public final class LeadershipManager implements AutoCloseable {
         case SUSPENDED, LOST, READ_ONLY -> {
           connected = false;
           connectionEpoch++;
-          revoke("ZooKeeper " + newState);
+          revoke("zookeeper-" + newState.name().toLowerCase(), "ZooKeeper " + newState);
         }
         case CONNECTED, RECONNECTED -> {
           connected = true;
@@ -546,7 +555,21 @@ public final class LeadershipManager implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     synchronized (lock) {
-      revoke("closed");
+      revoke("closed", "closed");
+    }
+    // A graceful stop hands over at once: the others elect without waiting for the session.
+    LeaderRecord own = leaderRecord();
+    if (own != null
+        && own.incarnation().equals(self.incarnation())
+        && client.getZookeeperClient().isConnected()) {
+      try {
+        deleteOwnLeaderZnode(own);
+      } catch (RuntimeException e) {
+        log.warn(
+            "node={} could not delete its leader znode; it expires with the session",
+            self.name(),
+            e);
+      }
     }
     leaderCache.close();
   }

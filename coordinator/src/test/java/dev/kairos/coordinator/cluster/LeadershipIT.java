@@ -230,7 +230,7 @@ class LeadershipIT {
   }
 
   @Test
-  void startTwiceThrowsAndCloseTwiceIsANoOp() {
+  void startTwiceThrowsAndCloseTwiceIsANoOp() throws Exception {
     TestNode n1 = node("n1");
     awaitOneLeader(List.of(n1));
     long term = n1.manager.leadingTerm();
@@ -242,5 +242,8 @@ class LeadershipIT {
 
     assertThat(n1.manager.isLeader()).isFalse();
     assertThat(n1.edges).containsExactly("elected:" + term, "revoked:" + term);
+    assertThat(n1.client.checkExists().forPath(layout.leader()))
+        .as("a graceful stop deletes its leader znode")
+        .isNull();
   }
 }
