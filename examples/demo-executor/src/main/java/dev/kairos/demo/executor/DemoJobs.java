@@ -18,14 +18,14 @@ public class DemoJobs {
 
   @KairosJob("demoFast")
   public String demoFast(JobContext context) {
-    starts.started(context.triggerId());
+    starts.started(context.triggerId(), context.scheduledFireMs());
     return "fast run of " + context.jobId() + " at " + context.scheduledFireMs();
   }
 
   /** Sleeps about two seconds; a timeout, COVER_EARLY or shutdown interrupts it. */
   @KairosJob("demoSlow")
   public String demoSlow(JobContext context) throws InterruptedException {
-    starts.started(context.triggerId());
+    starts.started(context.triggerId(), context.scheduledFireMs());
     context.log().info("sleeping {} ms", SLOW_MILLIS);
     Thread.sleep(SLOW_MILLIS);
     return "slept " + SLOW_MILLIS + " ms";
@@ -37,7 +37,7 @@ public class DemoJobs {
    */
   @KairosJob("demoFlaky")
   public String demoFlaky(JobContext context) {
-    starts.started(context.triggerId());
+    starts.started(context.triggerId(), context.scheduledFireMs());
     if (failsOn(context.triggerId())) {
       throw new IllegalStateException("demoFlaky failed on purpose for " + context.triggerId());
     }
