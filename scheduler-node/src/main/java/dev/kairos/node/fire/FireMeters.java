@@ -10,6 +10,7 @@ final class FireMeters {
   final Counter dispatched;
   final Counter noExecutor;
   final Counter sendFailures;
+  final Counter sendRetries;
   final Counter ackMissed;
   final Counter ackErrors;
   final Counter takeErrors;
@@ -31,6 +32,11 @@ final class FireMeters {
     sendFailures =
         Counter.builder("kairos.fires.send.failures")
             .description("sends that failed or timed out; the entry stays inflight and is re-sent")
+            .tag("node", node)
+            .register(meters);
+    sendRetries =
+        Counter.builder("kairos.fires.send.retries")
+            .description("failed sends tried again in memory after a short back-off")
             .tag("node", node)
             .register(meters);
     ackMissed =

@@ -13,7 +13,7 @@ import org.springframework.validation.annotation.Validated;
 public class FireProperties {
 
   public static final int DEFAULT_INITIAL_SHARDS = 64;
-  public static final int DEFAULT_BATCH_SIZE = 256;
+  public static final int DEFAULT_BATCH_SIZE = 64;
   public static final int DEFAULT_DISPATCH_THREADS = 4;
   public static final int DEFAULT_ACK_THREADS = 4;
   public static final int DEFAULT_MAX_PENDING = 1_000_000;

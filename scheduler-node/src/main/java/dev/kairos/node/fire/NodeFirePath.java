@@ -12,8 +12,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,8 +93,20 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
     this.meters = new FireMeters(meterRegistry, node);
     this.dispatchExecutor = pool("kairos-dispatch-" + node, settings.dispatchThreads());
     this.ackExecutor = pool("kairos-ack-" + node, settings.ackThreads());
+    this.loops =
+        Executors.newSingleThreadScheduledExecutor(named("kairos-fire-loops-" + node, false));
     this.dispatcher =
-        new TriggerDispatcher(store, router, topics, sender, clock, term, ackExecutor, meters);
+        new TriggerDispatcher(
+            store,
+            router,
+            topics,
+            sender,
+            clock,
+            term,
+            ackExecutor,
+            dispatchExecutor,
+            loops,
+            meters);
     this.wheel = new TimingWheel<>(clock.nowMs(), settings.maxPending());
     this.ticker =
         new WheelTicker<>(
@@ -104,8 +117,6 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
             settings.batchSize(),
             WheelTicker.DEFAULT_MAX_PARK,
             this::fire);
-    this.loops =
-        Executors.newSingleThreadScheduledExecutor(named("kairos-fire-loops-" + node, false));
     Gauge.builder("kairos.wheel.pending", wheel, TimingWheel::size)
         .description("entries waiting in this node's in-memory wheel")
         .tag("node", node)
@@ -204,19 +215,23 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
    * in flight together), then sends what they returned. Runs on a dispatch thread.
    */
   private void fire(List<WheelEntry<Integer>> batch) {
-    Set<Integer> shards = new TreeSet<>();
+    // Per shard, the latest fire time of this batch: the take moves only entries up to it, so
+    // concurrent batches of one instant split the work instead of the first taking everything.
+    Map<Integer, Long> upTo = new TreeMap<>();
     for (WheelEntry<Integer> entry : batch) {
-      shards.add(entry.payload());
+      upTo.merge(entry.payload(), entry.fireMs(), Math::max);
       taking.add(entry.triggerId());
     }
     try {
       long now = clock.nowMs();
-      List<Integer> order = new ArrayList<>(shards);
+      List<Integer> order = new ArrayList<>(upTo.keySet());
       List<CompletableFuture<TakeResult>> takes = new ArrayList<>(order.size());
       for (int shard : order) {
+        // Safety: never above cluster time, so nothing is taken (and sent) before it is due.
+        long bound = Math.min(upTo.get(shard), now);
         takes.add(
             store
-                .takeDueAsync(shard, now, FirePathSettings.PER_SHARD_LIMIT, now)
+                .takeDueAsync(shard, bound, FirePathSettings.PER_SHARD_LIMIT, now)
                 .toCompletableFuture());
       }
       for (int i = 0; i < takes.size(); i++) {

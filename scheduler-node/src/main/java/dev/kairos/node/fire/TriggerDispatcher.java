@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.rocketmq.common.message.Message;
@@ -31,6 +32,11 @@ final class TriggerDispatcher {
 
   private static final Logger log = LoggerFactory.getLogger(TriggerDispatcher.class);
 
+  /** Sends of one trigger by this node before it is left to the inflight sweeper. */
+  static final int MAX_SEND_ATTEMPTS = 3;
+
+  static final long RETRY_BACKOFF_MS = 500;
+
   private final NodeWheelStore store;
   private final SlotRouter router;
   private final TopicEnsurer topics;
@@ -38,6 +44,8 @@ final class TriggerDispatcher {
   private final KairosClock clock;
   private final LongSupplier term;
   private final Executor ackExecutor;
+  private final Executor dispatchExecutor;
+  private final ScheduledExecutorService retryTimer;
   private final FireMeters meters;
   private final MessageCodec codec = new MessageCodec();
 
@@ -49,6 +57,8 @@ final class TriggerDispatcher {
       KairosClock clock,
       LongSupplier term,
       Executor ackExecutor,
+      Executor dispatchExecutor,
+      ScheduledExecutorService retryTimer,
       FireMeters meters) {
     this.store = store;
     this.router = router;
@@ -57,29 +67,35 @@ final class TriggerDispatcher {
     this.clock = clock;
     this.term = term;
     this.ackExecutor = ackExecutor;
+    this.dispatchExecutor = dispatchExecutor;
+    this.retryTimer = retryTimer;
     this.meters = meters;
   }
 
   void dispatchAll(List<DueTrigger> due) {
     for (DueTrigger trigger : due) {
-      MDC.put("jobId", trigger.jobId());
-      MDC.put("triggerId", trigger.triggerId());
-      try {
-        dispatch(trigger);
-      } catch (RuntimeException e) {
-        meters.sendFailures.increment();
-        log.warn(
-            "trigger {} not sent ({}); it stays inflight and is re-sent",
-            trigger.triggerId(),
-            e.toString());
-      } finally {
-        MDC.remove("jobId");
-        MDC.remove("triggerId");
-      }
+      dispatchLogged(trigger, 1);
     }
   }
 
-  private void dispatch(DueTrigger trigger) {
+  private void dispatchLogged(DueTrigger trigger, int attempt) {
+    MDC.put("jobId", trigger.jobId());
+    MDC.put("triggerId", trigger.triggerId());
+    try {
+      dispatch(trigger, attempt);
+    } catch (RuntimeException e) {
+      meters.sendFailures.increment();
+      log.warn(
+          "trigger {} not sent ({}); it stays inflight and the inflight sweeper re-sends it",
+          trigger.triggerId(),
+          e.toString());
+    } finally {
+      MDC.remove("jobId");
+      MDC.remove("triggerId");
+    }
+  }
+
+  private void dispatch(DueTrigger trigger, int attempt) {
     OptionalInt slot = router.slotFor(trigger.app(), trigger.handler(), trigger.jobId());
     long now = clock.nowMs();
     if (slot.isEmpty()) {
@@ -117,15 +133,38 @@ final class TriggerDispatcher {
               if (failure != null) {
                 meters.sendFailures.increment();
                 router.invalidate(trigger.app());
+                boolean retry = attempt < MAX_SEND_ATTEMPTS && retryLater(trigger, attempt + 1);
                 log.warn(
-                    "send of trigger {} to slot {} failed ({}); it stays inflight and is re-sent",
+                    "send {} of trigger {} to slot {} failed ({}); {}",
+                    attempt,
                     trigger.triggerId(),
                     chosen,
-                    failure.toString());
+                    failure.toString(),
+                    retry
+                        ? "sending again shortly"
+                        : "it stays inflight and the inflight sweeper re-sends it");
               } else {
                 acknowledge(trigger, chosen);
               }
             });
+  }
+
+  /**
+   * A failed send is retried in memory after a short back-off (the entry is still in this node's
+   * inflight set, so the ack of any copy settles it); past {@link #MAX_SEND_ATTEMPTS} the inflight
+   * sweeper takes over. Never blocks the broker callback thread.
+   */
+  private boolean retryLater(DueTrigger trigger, int attempt) {
+    try {
+      retryTimer.schedule(
+          () -> dispatchExecutor.execute(() -> dispatchLogged(trigger, attempt)),
+          RETRY_BACKOFF_MS * (attempt - 1),
+          TimeUnit.MILLISECONDS);
+      meters.sendRetries.increment();
+      return true;
+    } catch (RejectedExecutionException e) {
+      return false; // closing, or the dispatch queue is full: the sweeper re-sends
+    }
   }
 
   /** Called on a broker callback thread: hands the Redis write to the ack executor. */

@@ -133,6 +133,7 @@ class NodeFireEndToEndIT {
                     / 2_000_000;
         List<Long> lateness = new ArrayList<>();
         List<Long> sendLateness = new ArrayList<>();
+        Map<Long, Long> worstPerSecond = new java.util.TreeMap<>();
         for (Received r : received) {
           TriggerMessage t = r.trigger();
           if (!expected.contains(t.triggerId())) {
@@ -146,6 +147,8 @@ class NodeFireEndToEndIT {
               .isGreaterThanOrEqualTo(t.scheduledFireMs() - toleranceMs);
           lateness.add(r.receivedMs() - t.scheduledFireMs());
           sendLateness.add(t.dispatchedMs() - t.scheduledFireMs());
+          worstPerSecond.merge(
+              t.scheduledFireMs(), r.receivedMs() - t.scheduledFireMs(), Math::max);
         }
         System.out.printf(
             "E2E %d fires (%d jobs x %d s): receive lateness %s; send lateness %s;"
@@ -156,6 +159,8 @@ class NodeFireEndToEndIT {
             percentiles(lateness),
             percentiles(sendLateness),
             toleranceMs);
+        System.out.println(
+            "E2E worst receive lateness per fire second (ms): " + worstPerSecond.values());
       } finally {
         consuming.set(false);
         poller.join(10_000);

@@ -1,0 +1,139 @@
+package dev.kairos.node.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.coordinator.assign.ConsistentHashAssigner;
+import dev.kairos.coordinator.assign.StaticLiveNodes;
+import dev.kairos.coordinator.fence.ShardFence;
+import dev.kairos.coordinator.scan.DueFireScanner;
+import dev.kairos.coordinator.scan.ScanConfig;
+import dev.kairos.coordinator.wheel.NodeWheelStore;
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.redis.ClusterMetadata;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.FireWindow;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.core.time.SettableClock;
+import dev.kairos.devinfra.EmbeddedRedis;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.slot.SlotInfo;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fire path against real Redis with a cluster clock the test sets: this machine's wall clock is
+ * a minute ahead of cluster time, and nothing fires before cluster time reaches it. The broker is
+ * replaced by a recorder (this test is about time, not delivery; the end-to-end IT sends).
+ */
+@RealInfra(redis = RedisMode.STANDALONE)
+class NodeFirePathClockIT {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(15);
+
+  /** Trigger id → cluster time when it was handed to the sender. */
+  private final Map<String, Long> sent = new ConcurrentHashMap<>();
+
+  @Test
+  void wallClockAheadDoesNotFireEarly(EmbeddedRedis embedded) throws Exception {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    String node = "clock-" + UUID.randomUUID().toString().substring(0, 8);
+    long start = System.currentTimeMillis() - 60_000; // cluster time a minute behind the wall
+    SettableClock clock = new SettableClock(start);
+    try (KairosRedis redis =
+        KairosRedis.connect(List.of(embedded.uri()), false, Duration.ofSeconds(5))) {
+      RedisKeys keys = new RedisKeys(ClusterMetadata.initialise(redis, 64));
+      JobStore jobs = new JobStore(redis, keys, clock);
+      NodeWheelStore store =
+          new NodeWheelStore(redis, keys, node, 10_000, Duration.ofSeconds(5), meters);
+      SlotInfo slot = new SlotInfo("exec-1", "test", List.of("h"), 0, 0, Long.MAX_VALUE, false);
+      MessageCodec codec = new MessageCodec();
+      TriggerSender recorder =
+          (message, chosen) -> {
+            TriggerMessage trigger = codec.decodeTrigger(message.getBody());
+            sent.put(trigger.triggerId(), clock.nowMs());
+            return CompletableFuture.completedFuture(null);
+          };
+      try (NodeFirePath path =
+          new NodeFirePath(
+              store,
+              new SlotRouter(app -> List.of(slot), Duration.ofSeconds(1), System::nanoTime),
+              new TopicEnsurer(topic -> {}, Duration.ofSeconds(1), System::nanoTime),
+              recorder,
+              clock,
+              () -> 1,
+              new FirePathSettings(
+                  64,
+                  2,
+                  2,
+                  10_000,
+                  Duration.ofSeconds(5),
+                  Duration.ofMillis(200),
+                  Duration.ofSeconds(5),
+                  Duration.ofSeconds(30)),
+              meters)) {
+        path.start();
+        ShardFence fence = new ShardFence(redis, keys, Duration.ofSeconds(5));
+        long term = fence.highestFence() + 1;
+        fence.raiseAll(term);
+        DueFireScanner scanner =
+            new DueFireScanner(
+                redis,
+                keys,
+                ScanConfig.defaults(),
+                clock,
+                StaticLiveNodes.of(node),
+                new ConsistentHashAssigner(),
+                path,
+                new FireWindow(),
+                meters);
+        String prefix = node + "-";
+        long fireAt = start + 2_000;
+        jobs.create(oneShot(prefix + "future", fireAt));
+        jobs.create(oneShot(prefix + "now", start));
+        scanner.scan(term);
+
+        String now = prefix + "now:" + start;
+        String future = prefix + "future:" + fireAt;
+        awaitSent(now);
+        assertThat(sent).as("due by the wall clock, not by cluster time").doesNotContainKey(future);
+
+        clock.set(fireAt - 1);
+        jobs.create(oneShot(prefix + "control", fireAt - 1));
+        scanner.scan(term);
+        awaitSent(prefix + "control:" + (fireAt - 1)); // the ticker has looked at time fireAt - 1
+        assertThat(sent).as("one millisecond before its fire time").doesNotContainKey(future);
+
+        clock.set(fireAt);
+        awaitSent(future);
+        assertThat(sent.get(future)).isGreaterThanOrEqualTo(fireAt);
+        for (String id : List.of("future", "now", "control")) {
+          jobs.delete(prefix + id);
+        }
+      }
+    }
+  }
+
+  private static JobDefinition oneShot(String id, long atMs) {
+    return JobDefinition.builder(id).app("clock").handler("h").oneShot(atMs).build();
+  }
+
+  private void awaitSent(String triggerId) throws InterruptedException {
+    long until = System.nanoTime() + DEADLINE.toNanos();
+    while (!sent.containsKey(triggerId)) {
+      if (System.nanoTime() > until) {
+        throw new AssertionError(triggerId + " not sent within " + DEADLINE + "; sent: " + sent);
+      }
+      Thread.sleep(20);
+    }
+  }
+}
