@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedRocketMq implements AutoCloseable {
 
+  /** Name of the broker and of its cluster; producers that create topics target this cluster. */
+  public static final String CLUSTER_NAME = RocketMqBroker.NAME;
+
   private static final Logger log = LoggerFactory.getLogger(EmbeddedRocketMq.class);
   private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration ROUTE_POLL_STEP = Duration.ofMillis(500);

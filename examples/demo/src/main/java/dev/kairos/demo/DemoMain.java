@@ -1,13 +1,19 @@
 package dev.kairos.demo;
 
 import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code java -jar kairos-demo.jar [--server.port=N]}: real Redis, ZooKeeper, RocketMQ and
- * PostgreSQL under {@code .kairos/} in the working directory, and a scheduler node on port 8080.
- * Ctrl-C closes the node, then the components, leaving no process behind.
+ * PostgreSQL under {@code .kairos/} in the working directory, a scheduler node on port 8080 and the
+ * demo executor, with the demo jobs created and a report line every few seconds. Ctrl-C closes the
+ * node, then the components, leaving no process behind.
  */
 public final class DemoMain {
+
+  static final int REPORT_EVERY_SECONDS = 5;
 
   private DemoMain() {}
 
@@ -16,13 +22,40 @@ public final class DemoMain {
     // to it would not resolve.
     Path workDir = Path.of(".kairos").toAbsolutePath();
     KairosDemo demo = KairosDemo.start(workDir, args);
+    ScheduledExecutorService reporter =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "kairos-demo-report");
+              t.setDaemon(true);
+              return t;
+            });
+    reporter.scheduleAtFixedRate(
+        () -> {
+          try {
+            demo.report().print(System.out);
+          } catch (RuntimeException e) {
+            // A report that fails once (e.g. during shutdown) must not stop the next ones.
+            System.out.println("kairos demo: report failed, will keep running: " + e);
+          }
+        },
+        REPORT_EVERY_SECONDS,
+        REPORT_EVERY_SECONDS,
+        TimeUnit.SECONDS);
     // The hook runs on SIGINT/SIGTERM; closing stops the embedded Redis and PostgreSQL processes.
-    Runtime.getRuntime().addShutdownHook(new Thread(demo::close, "kairos-demo-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  reporter.shutdownNow();
+                  demo.close();
+                },
+                "kairos-demo-shutdown"));
     System.out.println();
-    System.out.println("Kairos demo is running.");
+    System.out.println("Kairos demo is running: 22 demo jobs on app 'demo' (see DemoJobCatalog).");
     System.out.println("  health:     " + demo.healthUrl());
     System.out.println("  metrics:    http://localhost:" + demo.port() + "/actuator/prometheus");
     System.out.println("  data, logs: " + workDir);
-    System.out.println("Press Ctrl-C to stop.");
+    System.out.println(
+        "A report line follows every " + REPORT_EVERY_SECONDS + " s. Press Ctrl-C to stop.");
   }
 }

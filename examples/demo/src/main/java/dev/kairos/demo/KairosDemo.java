@@ -1,11 +1,18 @@
 package dev.kairos.demo;
 
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.demo.executor.DemoExecutorApplication;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
+import dev.kairos.mq.executor.KairosExecutor;
+import dev.kairos.mq.spring.KairosExecutorLifecycle;
 import dev.kairos.node.KairosNodeApplication;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,8 +24,8 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
 
 /**
- * Real infrastructure on loopback plus one scheduler node, in this JVM. {@link DemoMain} runs it
- * until Ctrl-C; tests start and close it directly.
+ * Real infrastructure on loopback, one scheduler node and the demo executor, in this JVM, with the
+ * demo jobs created. {@link DemoMain} runs it until Ctrl-C; tests start and close it directly.
  */
 public final class KairosDemo implements AutoCloseable {
 
@@ -27,11 +34,19 @@ public final class KairosDemo implements AutoCloseable {
 
   private final EmbeddedInfrastructure infra;
   private final ConfigurableApplicationContext context;
+  private final ConfigurableApplicationContext executor;
+  private final DemoReport report;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private KairosDemo(EmbeddedInfrastructure infra, ConfigurableApplicationContext context) {
+  private KairosDemo(
+      EmbeddedInfrastructure infra,
+      ConfigurableApplicationContext context,
+      ConfigurableApplicationContext executor,
+      DemoReport report) {
     this.infra = infra;
     this.context = context;
+    this.executor = executor;
+    this.report = report;
   }
 
   /**
@@ -63,9 +78,43 @@ public final class KairosDemo implements AutoCloseable {
               .initializers(
                   ctx -> addInfrastructure(ctx.getEnvironment().getPropertySources(), properties))
               .run(args);
-      return new KairosDemo(infra, context);
+      try {
+        return withExecutorAndJobs(infra, context, properties);
+      } catch (RuntimeException | Error e) {
+        context.close();
+        throw e;
+      }
     } catch (RuntimeException | Error e) {
       infra.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The executor starts after the node, which initialises the cluster metadata (shard count) the
+   * executor's start claim needs.
+   */
+  private static KairosDemo withExecutorAndJobs(
+      EmbeddedInfrastructure infra,
+      ConfigurableApplicationContext node,
+      Map<String, Object> properties) {
+    Map<String, Object> executorProperties = new LinkedHashMap<>(properties);
+    executorProperties.put("kairos.fire.broker-cluster", EmbeddedRocketMq.CLUSTER_NAME);
+    ConfigurableApplicationContext executor = DemoExecutorApplication.start(executorProperties);
+    try {
+      long from = System.currentTimeMillis();
+      List<JobDefinition> jobs = DemoJobCatalog.createAll(node.getBean(JobStore.class));
+      KairosExecutor runtime = executor.getBean(KairosExecutorLifecycle.class).executor();
+      DemoReport report =
+          new DemoReport(
+              jobs,
+              from,
+              DemoExecutorApplication.starts(executor),
+              runtime::stats,
+              System::currentTimeMillis);
+      return new KairosDemo(infra, node, executor, report);
+    } catch (RuntimeException | Error e) {
+      executor.close();
       throw e;
     }
   }
@@ -88,6 +137,10 @@ public final class KairosDemo implements AutoCloseable {
     return context;
   }
 
+  DemoReport report() {
+    return report;
+  }
+
   /** The HTTP port the node listens on (resolved when {@code --server.port=0}). */
   public int port() {
     return ((WebServerApplicationContext) context).getWebServer().getPort();
@@ -97,16 +150,23 @@ public final class KairosDemo implements AutoCloseable {
     return "http://localhost:" + port() + "/actuator/health";
   }
 
-  /** Closes the node first (it holds connections to the components), then the components. */
+  /**
+   * Closes the executor first (it finishes or interrupts running handlers and releases its slot),
+   * then the node (it holds connections to the components), then the components.
+   */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
     try {
-      context.close();
+      executor.close();
     } finally {
-      infra.close();
+      try {
+        context.close();
+      } finally {
+        infra.close();
+      }
     }
   }
 }

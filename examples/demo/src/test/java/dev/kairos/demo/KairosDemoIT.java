@@ -42,6 +42,17 @@ class KairosDemoIT {
     assertThat(health.at("/components/rocketmq/details/brokers").size()).isPositive();
     assertThat(health.toString()).doesNotContainIgnoringCase("password");
 
+    DemoReport.Snapshot settled;
+    try {
+      settled = pollUntilFiresSettled(demo.report());
+    } catch (RuntimeException | AssertionError e) {
+      demo.close();
+      throw e;
+    }
+    assertThat(settled.missed()).as("settled demo fires that never started: " + settled).isZero();
+    assertThat(settled.duplicateStarts()).as("trigger ids started twice").isZero();
+    assertThat(settled.latenessP50Ms()).as("a fire never starts early").isGreaterThanOrEqualTo(0);
+
     demo.close();
     demo.close(); // idempotent
 
@@ -53,6 +64,26 @@ class KairosDemoIT {
       extra = extraThreads(before);
     }
     assertThat(extra).as("non-daemon threads left after close").isEmpty();
+  }
+
+  /**
+   * Waits until at least two seconds' worth of the demo's every-second jobs are past the report's
+   * settle time, so "missed" is meaningful.
+   */
+  private static DemoReport.Snapshot pollUntilFiresSettled(DemoReport report)
+      throws InterruptedException {
+    long wanted = 2L * DemoJobCatalog.FAST_JOBS;
+    Duration wait = DEADLINE.plusMillis(DemoReport.SETTLE_MS);
+    long deadline = System.nanoTime() + wait.toNanos();
+    DemoReport.Snapshot last = report.snapshot();
+    while (last.due() < wanted && System.nanoTime() < deadline) {
+      Thread.sleep(500); // polling a condition with a deadline
+      last = report.snapshot();
+    }
+    assertThat(last.due())
+        .as("settled demo fires within " + wait + ": " + last)
+        .isGreaterThanOrEqualTo(wanted);
+    return last;
   }
 
   /** Health is polled because Curator and the RocketMQ route may need a moment after start. */
