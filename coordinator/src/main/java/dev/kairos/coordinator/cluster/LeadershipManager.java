@@ -558,12 +558,12 @@ public final class LeadershipManager implements AutoCloseable {
       revoke("closed", "closed");
     }
     // A graceful stop hands over at once: the others elect without waiting for the session.
-    LeaderRecord own = leaderRecord();
-    if (own != null
-        && own.incarnation().equals(self.incarnation())
-        && client.getZookeeperClient().isConnected()) {
+    if (client.getZookeeperClient().isConnected()) {
       try {
-        deleteOwnLeaderZnode(own);
+        LeaderRecord own = readLeaderZnode(); // not the cache: it may lag behind our own publish
+        if (own != null && own.incarnation().equals(self.incarnation())) {
+          deleteOwnLeaderZnode(own);
+        }
       } catch (RuntimeException e) {
         log.warn(
             "node={} could not delete its leader znode; it expires with the session",
