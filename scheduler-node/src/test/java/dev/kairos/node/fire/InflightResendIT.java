@@ -1,0 +1,150 @@
+package dev.kairos.node.fire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.coordinator.assign.ConsistentHashAssigner;
+import dev.kairos.coordinator.assign.StaticLiveNodes;
+import dev.kairos.coordinator.fence.ShardFence;
+import dev.kairos.coordinator.scan.DueFireScanner;
+import dev.kairos.coordinator.scan.ScanConfig;
+import dev.kairos.coordinator.wheel.NodeWheelStore;
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.redis.ClusterMetadata;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.FireWindow;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.core.time.SettableClock;
+import dev.kairos.devinfra.EmbeddedRedis;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.slot.SlotInfo;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DESIGN "Ownership and crash windows", row "node dies after wheel → inflight, before or during
+ * send": the entry survives in the node's inflight set in Redis, and the restarted node's inflight
+ * sweeper publishes it again under the same trigger id (a second publish if the first one reached
+ * the broker; the executor's start claim dedups). The broker is a recorder here: the crash is in
+ * the node, between take_due and the ack.
+ */
+@RealInfra(redis = RedisMode.STANDALONE)
+class InflightResendIT {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(15);
+
+  @Test
+  void entryTakenButNeverAcknowledgedIsResentAfterRestart(EmbeddedRedis embedded) throws Exception {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    String node = "crash-" + UUID.randomUUID().toString().substring(0, 8);
+    long start = System.currentTimeMillis();
+    SettableClock clock = new SettableClock(start);
+    MessageCodec codec = new MessageCodec();
+    Queue<String> hung = new ConcurrentLinkedQueue<>();
+    Queue<String> resent = new ConcurrentLinkedQueue<>();
+    try (KairosRedis redis =
+        KairosRedis.connect(List.of(embedded.uri()), false, Duration.ofSeconds(5))) {
+      RedisKeys keys = new RedisKeys(ClusterMetadata.initialise(redis, 64));
+      JobStore jobs = new JobStore(redis, keys, clock);
+      NodeWheelStore store =
+          new NodeWheelStore(redis, keys, node, 10_000, Duration.ofSeconds(5), meters);
+      String jobId = node + "-job";
+      String triggerId = jobId + ":" + start;
+      int shard = keys.shardOf(jobId);
+
+      try (NodeFirePath crashing =
+          path(
+              store,
+              clock,
+              (message, slot) -> {
+                hung.add(codec.decodeTrigger(message.getBody()).triggerId());
+                return new CompletableFuture<>(); // the process "dies" before the broker acks
+              },
+              meters)) {
+        crashing.start();
+        ShardFence fence = new ShardFence(redis, keys, Duration.ofSeconds(5));
+        long term = fence.highestFence() + 1;
+        fence.raiseAll(term);
+        jobs.create(JobDefinition.builder(jobId).app("crash").handler("h").oneShot(start).build());
+        new DueFireScanner(
+                redis,
+                keys,
+                ScanConfig.defaults(),
+                clock,
+                StaticLiveNodes.of(node),
+                new ConsistentHashAssigner(),
+                crashing,
+                new FireWindow(),
+                meters)
+            .scan(term);
+        await(() -> hung.contains(triggerId), "first send attempted");
+      }
+      assertThat(redis.sync().zscore(RedisKeys.inflight(shard, node), triggerId))
+          .as("after the crash the fire waits in the node's inflight set")
+          .isNotNull();
+
+      clock.set(start + 5_000); // older than the resend delay below
+      try (NodeFirePath restarted =
+          path(
+              store,
+              clock,
+              (message, slot) -> {
+                resent.add(codec.decodeTrigger(message.getBody()).triggerId());
+                return CompletableFuture.completedFuture(null);
+              },
+              meters)) {
+        restarted.start();
+        await(() -> resent.contains(triggerId), "re-sent by the restarted node's sweeper");
+        await(
+            () -> redis.sync().zscore(RedisKeys.inflight(shard, node), triggerId) == null,
+            "inflight entry removed after the ack");
+        assertThat(redis.sync().hget(RedisKeys.trigger(shard, triggerId), "state"))
+            .isEqualTo("DISPATCHED");
+        assertThat(resent).containsOnly(triggerId);
+      } finally {
+        jobs.delete(jobId);
+      }
+    }
+  }
+
+  private static NodeFirePath path(
+      NodeWheelStore store, SettableClock clock, TriggerSender sender, SimpleMeterRegistry meters) {
+    SlotInfo slot = new SlotInfo("exec-1", "test", List.of("h"), 0, 0, Long.MAX_VALUE, false);
+    return new NodeFirePath(
+        store,
+        new SlotRouter(app -> List.of(slot), Duration.ofSeconds(1), System::nanoTime),
+        new TopicEnsurer(topic -> {}, Duration.ofSeconds(1), System::nanoTime),
+        sender,
+        clock,
+        () -> 1,
+        new FirePathSettings(
+            64,
+            2,
+            2,
+            10_000,
+            Duration.ofSeconds(5),
+            Duration.ofMillis(200),
+            Duration.ofMillis(200),
+            Duration.ofSeconds(1)),
+        meters);
+  }
+
+  private static void await(BooleanSupplier done, String what) throws InterruptedException {
+    long until = System.nanoTime() + DEADLINE.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > until) {
+        throw new AssertionError(what + ": not within " + DEADLINE);
+      }
+      Thread.sleep(20);
+    }
+  }
+}
