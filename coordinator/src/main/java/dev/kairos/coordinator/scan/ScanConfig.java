@@ -1,5 +1,6 @@
 package dev.kairos.coordinator.scan;
 
+import dev.kairos.core.redis.RedisKeys;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -28,7 +29,7 @@ public record ScanConfig(
   public static final int DEFAULT_BATCH_SIZE = 200;
   public static final int DEFAULT_MAX_BATCHES_PER_SHARD = 50;
   public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ofMinutes(10);
-  public static final long DEFAULT_EVENTS_MAX_LEN = 100_000;
+  public static final long DEFAULT_EVENTS_MAX_LEN = RedisKeys.DEFAULT_EVENTS_MAX_LEN;
   public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(5);
 
   public ScanConfig {
