@@ -130,23 +130,33 @@ final class TriggerDispatcher {
         .send(message, chosen)
         .whenComplete(
             (ok, failure) -> {
-              if (failure != null) {
-                meters.sendFailures.increment();
-                router.invalidate(trigger.app());
-                boolean retry = attempt < MAX_SEND_ATTEMPTS && retryLater(trigger, attempt + 1);
-                log.warn(
-                    "send {} of trigger {} to slot {} failed ({}); {}",
-                    attempt,
-                    trigger.triggerId(),
-                    chosen,
-                    failure.toString(),
-                    retry
-                        ? "sending again shortly"
-                        : "it stays inflight and the inflight sweeper re-sends it");
-              } else {
-                acknowledge(trigger, chosen);
+              // Broker callback thread: no MDC of ours here.
+              MDC.put("jobId", trigger.jobId());
+              MDC.put("triggerId", trigger.triggerId());
+              try {
+                settle(trigger, chosen, attempt, failure);
+              } finally {
+                MDC.remove("jobId");
+                MDC.remove("triggerId");
               }
             });
+  }
+
+  private void settle(DueTrigger trigger, int chosen, int attempt, Throwable failure) {
+    if (failure == null) {
+      acknowledge(trigger, chosen);
+      return;
+    }
+    meters.sendFailures.increment();
+    router.invalidate(trigger.app());
+    boolean retry = attempt < MAX_SEND_ATTEMPTS && retryLater(trigger, attempt + 1);
+    log.warn(
+        "send {} of trigger {} to slot {} failed ({}); {}",
+        attempt,
+        trigger.triggerId(),
+        chosen,
+        failure.toString(),
+        retry ? "sending again shortly" : "it stays inflight and the inflight sweeper re-sends it");
   }
 
   /**
@@ -180,6 +190,8 @@ final class TriggerDispatcher {
   }
 
   private void recordAck(DueTrigger trigger, int slot) {
+    MDC.put("jobId", trigger.jobId());
+    MDC.put("triggerId", trigger.triggerId());
     try {
       if (store.ackDispatched(
           trigger.shard(), trigger.triggerId(), Integer.toString(slot), clock.nowMs())) {
@@ -196,6 +208,9 @@ final class TriggerDispatcher {
           "ack of trigger {} not recorded ({}); it stays inflight and is re-sent",
           trigger.triggerId(),
           e.toString());
+    } finally {
+      MDC.remove("jobId");
+      MDC.remove("triggerId");
     }
   }
 }
