@@ -35,7 +35,10 @@ import org.apache.rocketmq.common.message.Message;
  * <p>Not included: Redis (no claim, no {@code take_due.lua} before the send, no {@code
  * ack_dispatched.lua} after it), slot lookup in Redis, cluster-clock sampling, consumers.
  *
- * <p>Args: {@code [seconds=15] [fires/s list=1000,10000] [workloads=W1,W2]}.
+ * <p>Args: {@code [seconds=15] [fires/s list=1000,10000] [workloads=W1,W2] [maxInflight=0]}: with
+ * {@code maxInflight > 0} a dispatch thread waits while that many sends are unacknowledged
+ * (back-pressure: lateness grows instead of sends timing out); 0 = unbounded, as RocketMQ's async
+ * send is by default.
  */
 public final class PublishLatenessBench {
 
@@ -52,9 +55,12 @@ public final class PublishLatenessBench {
   private final DefaultMQProducer producer;
   private final String topic;
 
-  PublishLatenessBench(DefaultMQProducer producer, String topic) {
+  private final java.util.concurrent.Semaphore inflight;
+
+  PublishLatenessBench(DefaultMQProducer producer, String topic, int maxInflight) {
     this.producer = producer;
     this.topic = topic;
+    this.inflight = maxInflight > 0 ? new java.util.concurrent.Semaphore(maxInflight) : null;
   }
 
   public static void main(String[] args) throws Exception {
@@ -64,7 +70,9 @@ public final class PublishLatenessBench {
             ? java.util.Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray()
             : new int[] {1_000, 10_000};
     String[] workloads = args.length > 2 ? args[2].split(",") : new String[] {"W1", "W2"};
-    System.out.println("PublishLatenessBench start: " + Machine.describe());
+    int maxInflight = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+    System.out.println(
+        "PublishLatenessBench start: " + Machine.describe() + ", maxInflight " + maxInflight);
     Path dir = Files.createTempDirectory("kairos-publish-bench");
     List<String> rows = new ArrayList<>();
     try (EmbeddedRocketMq mq = EmbeddedRocketMq.start(dir)) {
@@ -76,7 +84,7 @@ public final class PublishLatenessBench {
       producer.setSendMsgTimeout(3_000);
       producer.start();
       try {
-        PublishLatenessBench bench = new PublishLatenessBench(producer, topic);
+        PublishLatenessBench bench = new PublishLatenessBench(producer, topic, maxInflight);
         bench.run(Workload.W1, 1_000, 3, false); // warm-up: route, connections, JIT
         for (String w : workloads) {
           for (int rate : rates) {
@@ -195,6 +203,9 @@ public final class PublishLatenessBench {
             clock.nowMs());
     Message message = CODEC.toMessage(trigger);
     int slot = Math.floorMod(e.triggerId().hashCode(), QUEUES);
+    if (inflight != null) {
+      inflight.acquireUninterruptibly();
+    }
     long sentMicros = clock.nowMicros();
     try {
       producer.send(
@@ -205,6 +216,7 @@ public final class PublishLatenessBench {
             @Override
             public void onSuccess(SendResult result) {
               long now = clock.nowMicros();
+              release();
               if (result.getSendStatus() == SendStatus.SEND_OK) {
                 fireToAck.record(now - fireMicros);
                 sendToAck.record(now - sentMicros);
@@ -216,19 +228,27 @@ public final class PublishLatenessBench {
 
             @Override
             public void onException(Throwable t) {
+              release();
               failed.increment();
               error(t);
             }
           },
           3_000);
     } catch (Exception ex) {
+      release();
       failed.increment();
       error(ex);
     }
   }
 
+  private void release() {
+    if (inflight != null) {
+      inflight.release();
+    }
+  }
+
   private void error(Throwable t) {
-    String m = String.valueOf(t.getMessage());
+    String m = String.valueOf(t.getMessage()).replaceAll("[0-9]+", "#");
     String kind = t.getClass().getSimpleName() + ": " + m.substring(0, Math.min(70, m.length()));
     errors.computeIfAbsent(kind, k -> new LongAdder()).increment();
   }
