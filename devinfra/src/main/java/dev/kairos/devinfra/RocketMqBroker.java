@@ -20,6 +20,8 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
 final class RocketMqBroker {
 
   static final String NAME = "kairos";
+
+  static final long SEND_QUEUE_WAIT_MS = 2_000;
   static final int FAST_CHANNEL_OFFSET = -2;
   static final int HA_OFFSET = 1;
 
@@ -41,6 +43,9 @@ final class RocketMqBroker {
     broker.setAutoCreateSubscriptionGroup(true);
     broker.setFetchNamesrvAddrByAddressServer(false);
     broker.setTraceTopicEnable(false);
+    // The default 200 ms wait in the send queue turns a CPU-starved 2-core build machine into
+    // "broker busy" rejections, which measure the machine instead of Kairos; sends wait longer.
+    broker.setWaitTimeMillsInSendQueue(SEND_QUEUE_WAIT_MS);
 
     NettyServerConfig server = new NettyServerConfig();
     server.setBindAddress("127.0.0.1");
