@@ -88,8 +88,8 @@ public final class EmbeddedInfrastructure implements AutoCloseable {
    * The connection properties a Kairos scheduler node reads, for the components that were started
    * (keys of components not started are absent): {@code kairos.redis.uris} (comma-separated),
    * {@code kairos.redis.cluster}, {@code kairos.zookeeper.connect-string}, {@code
-   * kairos.rocketmq.name-server}, {@code spring.datasource.url}, {@code
-   * spring.datasource.username}, {@code spring.datasource.password}.
+   * kairos.rocketmq.name-server}, {@code kairos.fire.broker-cluster}, {@code
+   * spring.datasource.url}, {@code spring.datasource.username}, {@code spring.datasource.password}.
    */
   public Map<String, String> springProperties() {
     Map<String, String> properties = new LinkedHashMap<>();
@@ -109,6 +109,8 @@ public final class EmbeddedInfrastructure implements AutoCloseable {
     }
     if (rocketMq() != null) {
       properties.put("kairos.rocketmq.name-server", rocketMq().nameServerAddress());
+      // The broker cluster the node and executors create their topics in.
+      properties.put("kairos.fire.broker-cluster", EmbeddedRocketMq.CLUSTER_NAME);
     }
     if (postgres() != null) {
       properties.put("spring.datasource.url", postgres().jdbcUrl());

@@ -4,7 +4,6 @@ import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.demo.executor.DemoExecutorApplication;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
-import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
 import dev.kairos.mq.executor.KairosExecutor;
@@ -98,9 +97,7 @@ public final class KairosDemo implements AutoCloseable {
       EmbeddedInfrastructure infra,
       ConfigurableApplicationContext node,
       Map<String, Object> properties) {
-    Map<String, Object> executorProperties = new LinkedHashMap<>(properties);
-    executorProperties.put("kairos.fire.broker-cluster", EmbeddedRocketMq.CLUSTER_NAME);
-    ConfigurableApplicationContext executor = DemoExecutorApplication.start(executorProperties);
+    ConfigurableApplicationContext executor = DemoExecutorApplication.start(properties);
     try {
       long from = System.currentTimeMillis();
       List<JobDefinition> jobs = DemoJobCatalog.createAll(node.getBean(JobStore.class));

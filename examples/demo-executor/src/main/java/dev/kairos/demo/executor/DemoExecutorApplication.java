@@ -3,7 +3,6 @@ package dev.kairos.demo.executor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -13,23 +12,50 @@ import org.springframework.core.env.MapPropertySource;
 @SpringBootApplication
 public class DemoExecutorApplication {
 
-  /** Name of the property source {@link #start} adds; it outranks application.yml. */
+  /** Name of the property source {@link #start} adds; it outranks demo-executor.yml. */
   static final String PROPERTY_SOURCE = "kairosDemoExecutor";
 
+  /**
+   * The executor's own config file, {@code demo-executor.yml}: an {@code application.yml} would
+   * collide with the scheduler node's when the demo runs both in one JVM (only one is loaded).
+   */
+  static final String CONFIG_NAME = "demo-executor";
+
+  /**
+   * Run in-process beside the scheduler node, this context sees the node's classpath too: it must
+   * not become a web server nor open the node's PostgreSQL and persistence-sync wiring.
+   */
+  static final Map<String, Object> IN_PROCESS_DEFAULTS =
+      Map.of(
+          "spring.main.web-application-type",
+          "none",
+          "spring.autoconfigure.exclude",
+          String.join(
+              ",",
+              "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+              "org.springframework.boot.autoconfigure.orm.jpa.HibernateJpaAutoConfiguration",
+              "org.springframework.boot.autoconfigure.data.jpa.JpaRepositoriesAutoConfiguration",
+              "org.springframework.boot.autoconfigure.flyway.FlywayAutoConfiguration",
+              "dev.kairos.sync.spring.PersistenceSyncAutoConfiguration"));
+
   public static void main(String[] args) {
-    SpringApplication.run(DemoExecutorApplication.class, args);
+    new SpringApplicationBuilder(DemoExecutorApplication.class)
+        .properties("spring.config.name=" + CONFIG_NAME)
+        .run(args);
   }
 
   /**
-   * Starts the demo executor in this JVM with {@code properties} above its application.yml (for
+   * Starts the demo executor in this JVM with {@code properties} above its demo-executor.yml (for
    * example the embedded infrastructure's {@code kairos.redis.uris}, {@code
    * kairos.rocketmq.name-server} and {@code kairos.fire.broker-cluster}). Close the returned
    * context to stop it gracefully; {@link #starts(ConfigurableApplicationContext)} reads its
    * counter.
    */
   public static ConfigurableApplicationContext start(Map<String, Object> properties) {
-    Map<String, Object> copy = new LinkedHashMap<>(Objects.requireNonNull(properties));
+    Map<String, Object> copy = new LinkedHashMap<>(IN_PROCESS_DEFAULTS);
+    copy.putAll(Objects.requireNonNull(properties));
     return new SpringApplicationBuilder(DemoExecutorApplication.class)
+        .properties("spring.config.name=" + CONFIG_NAME)
         // Whoever started it closes it; Boot's own hook would race with the caller's order.
         .registerShutdownHook(false)
         .initializers(
