@@ -49,7 +49,8 @@ public final class Recorder {
     if (p <= 0) {
       return sorted[0];
     }
-    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+    // The epsilon keeps an exact rank exact: 99.9 % of 1000 is 999, not 999.0000000000001 → 1000.
+    int rank = (int) Math.ceil(p * sorted.length / 100.0 - 1e-9);
     return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
   }
 
