@@ -38,13 +38,19 @@ final class DemoReport {
     this.clock = clock;
   }
 
-  /** Counts over every scheduled fire of the demo jobs in (fromMs, now − settle]. */
+  /**
+   * Counts over every scheduled fire of the demo jobs after both the demo's start and the job's
+   * creation, up to now − settle.
+   */
   Snapshot snapshot() {
     long settledUpTo = clock.getAsLong() - SETTLE_MS;
     long due = 0;
     long missed = 0;
     for (JobDefinition job : jobs) {
-      long after = fromMs;
+      // A job's first fire is the first after its creation (cluster time), not after the demo's
+      // own start: a second boundary crossed while creating the jobs would count a fire that
+      // never existed as missed.
+      long after = Math.max(fromMs, job.createdMs());
       while (true) {
         OptionalLong next = job.schedule().nextFireAfter(after);
         if (next.isEmpty() || next.getAsLong() > settledUpTo) {
