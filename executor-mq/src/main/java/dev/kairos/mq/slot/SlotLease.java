@@ -195,7 +195,11 @@ public final class SlotLease implements AutoCloseable {
           released ? "released" : "no longer held",
           slot);
     } catch (RuntimeException e) {
-      log.warn("releasing slot {} of app {} failed; it expires by TTL: {}", slot, config.app(), e);
+      log.warn(
+          "releasing slot {} of app {} failed; it expires by TTL: {}",
+          slot,
+          config.app(),
+          e.toString());
     }
   }
 }
