@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
@@ -82,14 +83,35 @@ class RocketMqIT {
     assertThat(receive(consumerOf(topic, 0), 3)).containsExactly("m0", "m1", "m2");
   }
 
+  /**
+   * A freshly started broker answers runtime stats only after its stats sampler's first round;
+   * before that the call fails inside the broker (NoSuchElementException on an empty sample list),
+   * so the read is polled with a deadline.
+   */
   private long brokerBootTimestamp() throws Exception {
     DefaultMQAdminExt admin = new DefaultMQAdminExt();
     admin.setNamesrvAddr(mq.nameServerAddress());
     admin.setInstanceName("admin-" + shortId());
     admin.start();
     try {
-      return Long.parseLong(
-          admin.fetchBrokerRuntimeStats(mq.brokerAddress()).getTable().get("bootTimestamp"));
+      AtomicLong bootedAt = new AtomicLong();
+      Poll.until(
+          Duration.ofSeconds(30),
+          "broker runtime stats with a bootTimestamp",
+          () -> {
+            try {
+              bootedAt.set(
+                  Long.parseLong(
+                      admin
+                          .fetchBrokerRuntimeStats(mq.brokerAddress())
+                          .getTable()
+                          .get("bootTimestamp")));
+              return true;
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      return bootedAt.get();
     } finally {
       admin.shutdown();
     }
