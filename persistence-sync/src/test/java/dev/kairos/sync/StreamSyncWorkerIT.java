@@ -10,9 +10,11 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.sync.event.SyncEvent;
 import dev.kairos.sync.worker.SchemaMigrator;
+import dev.kairos.sync.worker.ShardLag;
 import dev.kairos.sync.worker.StreamSyncWorker;
 import dev.kairos.sync.worker.SyncFaults;
 import dev.kairos.sync.worker.SyncHealth;
+import dev.kairos.sync.worker.SyncLagSnapshot;
 import dev.kairos.sync.worker.SyncMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -263,9 +265,18 @@ class StreamSyncWorkerIT {
     SyncFixture.await(
         Duration.ofSeconds(10),
         "lag seen",
-        () -> health.refresh().size() == 8 && health.isLagging());
+        () -> health.refresh().shards().size() == 8 && health.isLagging());
     assertThat(registry.find("kairos.sync.lag.ms").gauges()).hasSize(SyncFixture.SHARDS);
     assertThat(registry.find("kairos.sync.pending").gauges()).hasSize(SyncFixture.SHARDS);
+    SyncLagSnapshot lagging = health.snapshot();
+    assertThat(lagging.sampledAtMs()).isPositive();
+    assertThat(lagging.thresholdMs()).isEqualTo(1);
+    assertThat(lagging.shards()).extracting(ShardLag::shard).isSorted();
+    assertThat(lagging.laggingShards()).isNotEmpty();
+    assertThat(lagging.laggingShards()).allMatch(l -> l.oldestUnsyncedAgeMs() > 1);
+    assertThat(registry.get("kairos.sync.lag.max.ms").gauge().value())
+        .isEqualTo((double) lagging.maxLagMs())
+        .isPositive();
 
     fx.worker("node-a").start();
     awaitInSync("synced");
@@ -273,7 +284,12 @@ class StreamSyncWorkerIT {
     SyncFixture.await(
         Duration.ofSeconds(10),
         "no lag and nothing pending",
-        () -> health.refresh().stream().allMatch(l -> l.pending() == 0) && health.maxLagMs() == 0);
+        () ->
+            health.refresh().shards().stream().allMatch(l -> l.pending() == 0)
+                && health.maxLagMs() == 0);
+    assertThat(health.snapshot().lagging()).isFalse();
+    assertThat(health.snapshot().totalPending()).isZero();
+    assertThat(registry.get("kairos.sync.pending.total").gauge().value()).isZero();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.kairos.sync.spring;
 import dev.kairos.sync.worker.ShardLag;
 import dev.kairos.sync.worker.StreamSyncWorker;
 import dev.kairos.sync.worker.SyncHealth;
+import dev.kairos.sync.worker.SyncLagSnapshot;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.boot.actuate.health.Health;
@@ -26,18 +27,19 @@ public final class PersistenceSyncHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
+    SyncLagSnapshot snapshot = health.snapshot();
     Map<String, Object> lagging = new TreeMap<>();
-    for (ShardLag lag : health.snapshot()) {
-      if (lag.oldestUnsyncedAgeMs() > health.thresholdMs()) {
-        lagging.put(
-            Integer.toString(lag.shard()),
-            Map.of("pending", lag.pending(), "oldestUnsyncedAgeMs", lag.oldestUnsyncedAgeMs()));
-      }
+    for (ShardLag lag : snapshot.laggingShards()) {
+      lagging.put(
+          Integer.toString(lag.shard()),
+          Map.of("pending", lag.pending(), "oldestUnsyncedAgeMs", lag.oldestUnsyncedAgeMs()));
     }
     return Health.up()
-        .withDetail("lagging", !lagging.isEmpty())
-        .withDetail("maxLagMs", health.maxLagMs())
-        .withDetail("lagThresholdMs", health.thresholdMs())
+        .withDetail("lagging", snapshot.lagging())
+        .withDetail("maxLagMs", snapshot.maxLagMs())
+        .withDetail("totalPending", snapshot.totalPending())
+        .withDetail("sampledAtMs", snapshot.sampledAtMs())
+        .withDetail("lagThresholdMs", snapshot.thresholdMs())
         .withDetail("workerRunning", worker.isRunning())
         .withDetail("schemaReady", worker.schemaReady())
         .withDetail("laggingShards", lagging)

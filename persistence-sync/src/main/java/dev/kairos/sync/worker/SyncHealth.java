@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * Per-shard lag of the write-behind, read from Redis only (so it works while PostgreSQL is down):
  * pending count and the age of the oldest unacknowledged entry. {@link #refresh()} samples every
  * shard, updates the gauges {@code kairos.sync.pending} and {@code kairos.sync.lag.ms} (tag {@code
- * shard}) and logs a WARN when a shard's lag passes the threshold. Thread-safe: refresh from one
- * thread, read {@link #snapshot()} from any.
+ * shard}) and logs a WARN when a shard's lag passes the threshold (again every minute while it
+ * does). Thread-safe: refresh from one thread, read {@link #snapshot()} from any; the snapshot is
+ * what other components (admin API, alarms) read, never Redis directly.
  */
 public final class SyncHealth {
 
@@ -36,6 +37,7 @@ public final class SyncHealth {
   private final long thresholdMs;
   private final Map<Integer, ShardLag> lags = new ConcurrentHashMap<>();
   private final Map<Integer, Long> lastWarnMs = new ConcurrentHashMap<>();
+  private volatile SyncLagSnapshot snapshot;
 
   public SyncHealth(
       KairosRedis redis,
@@ -48,6 +50,13 @@ public final class SyncHealth {
     this.clock = clock;
     this.registry = registry;
     this.thresholdMs = lagThreshold.toMillis();
+    this.snapshot = new SyncLagSnapshot(0, thresholdMs, List.of());
+    Gauge.builder("kairos.sync.lag.max.ms", this, h -> h.snapshot.maxLagMs())
+        .description("age of the oldest stream entry not yet in PostgreSQL, over all shards")
+        .register(registry);
+    Gauge.builder("kairos.sync.pending.total", this, h -> h.snapshot.totalPending())
+        .description("stream entries delivered to persistence-sync and not yet acknowledged")
+        .register(registry);
   }
 
   public long thresholdMs() {
@@ -55,7 +64,7 @@ public final class SyncHealth {
   }
 
   /** Samples every shard; returns the new snapshot. Shards of an uninitialised Redis: none. */
-  public List<ShardLag> refresh() {
+  public SyncLagSnapshot refresh() {
     String stored = redis.sync().hget(RedisKeys.META, ClusterMetadata.SHARDS);
     if (stored == null) {
       return snapshot();
@@ -73,7 +82,8 @@ public final class SyncHealth {
       }
       warnIfLagging(lag, now);
     }
-    return snapshot();
+    snapshot = new SyncLagSnapshot(now, thresholdMs, new ArrayList<>(lags.values()));
+    return snapshot;
   }
 
   private void register(int shard) {
@@ -106,16 +116,17 @@ public final class SyncHealth {
     }
   }
 
-  public List<ShardLag> snapshot() {
-    return new ArrayList<>(lags.values());
+  /** The last sample (never null; empty before the first {@link #refresh()}). */
+  public SyncLagSnapshot snapshot() {
+    return snapshot;
   }
 
-  /** Largest oldest-entry age over all shards, 0 when in sync. */
+  /** Largest oldest-entry age over all shards at the last sample, 0 when in sync. */
   public long maxLagMs() {
-    return lags.values().stream().mapToLong(ShardLag::oldestUnsyncedAgeMs).max().orElse(0);
+    return snapshot.maxLagMs();
   }
 
   public boolean isLagging() {
-    return maxLagMs() > thresholdMs;
+    return snapshot.lagging();
   }
 }
