@@ -1,0 +1,128 @@
+package dev.kairos.alarm.spring;
+
+import dev.kairos.alarm.AlarmChannel;
+import dev.kairos.alarm.AlarmDeduplicator;
+import dev.kairos.alarm.AlarmMetrics;
+import dev.kairos.alarm.AlarmService;
+import dev.kairos.alarm.LogAlarmChannel;
+import dev.kairos.alarm.RetryPolicy;
+import dev.kairos.alarm.email.EmailAlarmChannel;
+import dev.kairos.alarm.webhook.WebhookAlarmChannel;
+import dev.kairos.alarm.webhook.WebhookSettings;
+import dev.kairos.core.alarm.AlarmSink;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.mail.MailSenderAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.mail.javamail.JavaMailSender;
+
+/**
+ * Wires the application's {@link AlarmSink}: an {@link AlarmService} delivering to every {@link
+ * AlarmChannel} bean (the log channel, email where {@code spring.mail.host} is set, and any the
+ * application defines) plus one webhook channel per {@code kairos.alarm.webhook.urls} entry. {@code
+ * kairos.alarm.enabled=false} leaves no sink; an application's own AlarmSink bean wins.
+ */
+@AutoConfiguration(after = MailSenderAutoConfiguration.class)
+@ConditionalOnProperty(
+    prefix = "kairos.alarm",
+    name = "enabled",
+    havingValue = "true",
+    matchIfMissing = true)
+@EnableConfigurationProperties(AlarmProperties.class)
+public class AlarmAutoConfiguration {
+
+  /** Doubling back-off between retries of the channels built here. */
+  static final double BACKOFF_MULTIPLIER = 2;
+
+  @Bean
+  @ConditionalOnMissingBean
+  AlarmMetrics kairosAlarmMetrics(ObjectProvider<MeterRegistry> registry) {
+    return new AlarmMetrics(registry.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
+  @Bean
+  @ConditionalOnProperty(
+      prefix = "kairos.alarm.log",
+      name = "enabled",
+      havingValue = "true",
+      matchIfMissing = true)
+  LogAlarmChannel kairosLogAlarmChannel() {
+    return new LogAlarmChannel();
+  }
+
+  @Bean(initMethod = "start", destroyMethod = "close")
+  @ConditionalOnMissingBean(AlarmSink.class)
+  AlarmService kairosAlarmService(
+      AlarmProperties properties, ObjectProvider<AlarmChannel> channelBeans, AlarmMetrics metrics) {
+    List<AlarmChannel> channels = new ArrayList<>(channelBeans.orderedStream().toList());
+    channels.addAll(webhooks(properties.getWebhook()));
+    return new AlarmService(
+        new AlarmDeduplicator(
+            properties.getWindow(), properties.getMaxKeys(), System::currentTimeMillis),
+        channels,
+        metrics,
+        properties.getCapacity(),
+        properties.getThreads(),
+        properties.getCloseGrace());
+  }
+
+  static List<WebhookAlarmChannel> webhooks(AlarmProperties.Webhook webhook) {
+    RetryPolicy retry =
+        new RetryPolicy(
+            webhook.getRetries(),
+            webhook.getInitialBackoff(),
+            BACKOFF_MULTIPLIER,
+            webhook.getMaxBackoff());
+    String secret =
+        webhook.getSecret() == null || webhook.getSecret().isEmpty() ? null : webhook.getSecret();
+    List<WebhookAlarmChannel> channels = new ArrayList<>();
+    List<URI> urls = webhook.getUrls();
+    for (int i = 0; i < urls.size(); i++) {
+      channels.add(
+          new WebhookAlarmChannel(
+              "webhook-" + i,
+              new WebhookSettings(
+                  urls.get(i),
+                  webhook.getHeaders(),
+                  secret,
+                  webhook.getConnectTimeout(),
+                  webhook.getReadTimeout(),
+                  retry)));
+    }
+    return channels;
+  }
+
+  /** Only where Boot made a JavaMailSender, i.e. {@code spring.mail.host} is set. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(JavaMailSender.class)
+  @ConditionalOnProperty(prefix = "spring.mail", name = "host")
+  @ConditionalOnBean(JavaMailSender.class)
+  static class EmailConfiguration {
+
+    @Bean
+    @ConditionalOnProperty(prefix = "kairos.alarm.email", name = "to")
+    EmailAlarmChannel kairosEmailAlarmChannel(JavaMailSender sender, AlarmProperties properties) {
+      AlarmProperties.Email email = properties.getEmail();
+      return new EmailAlarmChannel(
+          sender,
+          email.getFrom(),
+          email.getTo(),
+          new RetryPolicy(
+              email.getRetries(),
+              email.getInitialBackoff(),
+              BACKOFF_MULTIPLIER,
+              email.getMaxBackoff()));
+    }
+  }
+}
