@@ -63,6 +63,10 @@ class RedisRebuilderIT {
         case 3 -> b.cron("0 0 * * * *").enabled(false);
         default -> b.schedule(dev.kairos.core.model.ScheduleType.API, "");
       }
+      if (i % 7 == 0) {
+        // child lists round-trip through PostgreSQL (ids of later jobs: no cycle)
+        b.childJobIds(List.of("rb" + (i + 1), "rb" + (i + 2)));
+      }
       traffic.jobs.create(b.build());
       ids.add(id);
     }

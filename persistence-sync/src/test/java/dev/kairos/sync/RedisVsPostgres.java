@@ -46,7 +46,8 @@ final class RedisVsPostgres {
       {"version", "version"},
       {"createdMs", "created_ms"},
       {"updatedMs", "updated_ms"},
-      {"lastFireMs", "last_fire_ms"}
+      {"lastFireMs", "last_fire_ms"},
+      {"childJobIds", "child_job_ids"}
     };
     for (String[] p : job) {
       JOB_COLUMNS.put(p[0], p[1]);

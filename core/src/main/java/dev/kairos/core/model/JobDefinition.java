@@ -3,6 +3,7 @@ package dev.kairos.core.model;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -28,6 +29,9 @@ import java.util.Objects;
  * @param scheduleVersion bumped when the schedule changes, on disable and on delete; wheel entries
  *     carry it and are dropped at fire time when it no longer matches
  * @param version optimistic-concurrency version, bumped by every write
+ * @param childJobIds jobs triggered (one ad-hoc trigger each) when a trigger of this job ends in
+ *     SUCCESS; at most {@link #MAX_CHILD_JOBS}, no duplicates, not the job itself. Ids of jobs that
+ *     do not exist (yet) are allowed; cycles through existing jobs are rejected by the store
  */
 public record JobDefinition(
     String id,
@@ -48,7 +52,11 @@ public record JobDefinition(
     long scheduleVersion,
     long version,
     long createdMs,
-    long updatedMs) {
+    long updatedMs,
+    List<String> childJobIds) {
+
+  /** Bound of {@link #childJobIds()}: a fan-out wider than this belongs in a workflow engine. */
+  public static final int MAX_CHILD_JOBS = 16;
 
   public static final int MAX_PARAMS_BYTES = 64 * 1024;
   public static final int MAX_RETRY_COUNT = 100;
@@ -68,6 +76,7 @@ public record JobDefinition(
     Objects.requireNonNull(block, "block");
     Objects.requireNonNull(retryBackoff, "retryBackoff");
     Objects.requireNonNull(misfireStrategy, "misfireStrategy");
+    childJobIds = List.copyOf(Objects.requireNonNull(childJobIds, "childJobIds"));
   }
 
   /**
@@ -117,7 +126,8 @@ public record JobDefinition(
         .scheduleVersion(scheduleVersion)
         .version(version)
         .createdMs(createdMs)
-        .updatedMs(updatedMs);
+        .updatedMs(updatedMs)
+        .childJobIds(childJobIds);
   }
 
   /** Fills the defaults an operator expects: UTC, FIRST, SERIAL_EXECUTION, DO_NOTHING after 5 s. */
@@ -141,6 +151,7 @@ public record JobDefinition(
     private long version;
     private long createdMs;
     private long updatedMs;
+    private List<String> childJobIds = List.of();
 
     private Builder(String id) {
       this.id = id;
@@ -244,6 +255,11 @@ public record JobDefinition(
       return this;
     }
 
+    public Builder childJobIds(List<String> childJobIds) {
+      this.childJobIds = childJobIds;
+      return this;
+    }
+
     public JobDefinition build() {
       return new JobDefinition(
           id,
@@ -264,7 +280,8 @@ public record JobDefinition(
           scheduleVersion,
           version,
           createdMs,
-          updatedMs);
+          updatedMs,
+          childJobIds);
     }
   }
 }

@@ -2,14 +2,18 @@ package dev.kairos.core.model;
 
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.redis.JobFields;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Converts a {@link JobDefinition} to and from its Redis hash ({@link JobFields} names, every value
  * a string). Booleans are {@code "true"}/{@code "false"}; enums their names; numbers decimal; the
- * retry backoff {@link RetryBackoff#encode()}. The runtime fields {@code nextFireMs} and {@code
- * lastFireMs} belong to the store and scanner and are not part of the definition.
+ * retry backoff {@link RetryBackoff#encode()}; child job ids comma-separated (job ids never contain
+ * a comma), absent in hashes written before child jobs existed and read as none. The runtime fields
+ * {@code nextFireMs} and {@code lastFireMs} belong to the store and scanner and are not part of the
+ * definition.
  */
 public final class JobHash {
 
@@ -36,6 +40,7 @@ public final class JobHash {
     hash.put(JobFields.VERSION, Long.toString(job.version()));
     hash.put(JobFields.CREATED_MS, Long.toString(job.createdMs()));
     hash.put(JobFields.UPDATED_MS, Long.toString(job.updatedMs()));
+    hash.put(JobFields.CHILD_JOB_IDS, encodeChildren(job.childJobIds()));
     return hash;
   }
 
@@ -69,7 +74,21 @@ public final class JobHash {
         r.number(JobFields.SCHEDULE_VERSION),
         r.number(JobFields.VERSION),
         r.number(JobFields.CREATED_MS),
-        r.number(JobFields.UPDATED_MS));
+        r.number(JobFields.UPDATED_MS),
+        decodeChildren(hash.get(JobFields.CHILD_JOB_IDS)));
+  }
+
+  /** The hash form of child job ids: comma-separated, "" for none. */
+  public static String encodeChildren(List<String> childJobIds) {
+    return String.join(",", childJobIds);
+  }
+
+  /** Inverse of {@link #encodeChildren}; null (a hash from before child jobs) reads as none. */
+  public static List<String> decodeChildren(String text) {
+    if (text == null || text.isEmpty()) {
+      return List.of();
+    }
+    return Arrays.asList(text.split(","));
   }
 
   private record Reader(String id, Map<String, String> hash) {

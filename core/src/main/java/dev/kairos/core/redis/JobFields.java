@@ -21,6 +21,9 @@ public final class JobFields {
   public static final String MISFIRE_THRESHOLD_MS = "misfireThresholdMs";
   public static final String ENABLED = "enabled";
 
+  /** Comma-separated ids of the jobs triggered when a trigger of this job ends in SUCCESS. */
+  public static final String CHILD_JOB_IDS = "childJobIds";
+
   /** Schedule version: bumped when the schedule changes, on disable and on delete. */
   public static final String SCHEDULE_VERSION = "scheduleVersion";
 

@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * see one without the others. First fire times are computed here, from the injected cluster clock:
  * cron and fixed rate at their next time after now, FIXED_DELAY one interval after now, a one-shot
  * at its instant. API-only and disabled jobs are not in the due ZSET. Input is validated before
- * anything is written.
+ * anything is written, and so are child job lists: a save that would close a cycle of child jobs
+ * through the stored jobs is rejected ({@link ChildCycleCheck}; the race of two concurrent saves is
+ * bounded at trigger time by the child chain depth).
  *
  * <p>Thread-safe; holds no resources of its own (the {@link KairosRedis} belongs to the caller).
  */
@@ -48,6 +50,7 @@ public final class JobStore {
   private final RedisKeys keys;
   private final KairosClock clock;
   private final JobValidator validator;
+  private final ChildCycleCheck cycles;
   private final String eventsMaxLen;
   private final LuaScript createJob;
   private final LuaScript updateJob;
@@ -66,6 +69,7 @@ public final class JobStore {
       throw new IllegalArgumentException("eventsMaxLen must be >= 1 but was " + eventsMaxLen);
     }
     this.validator = new JobValidator();
+    this.cycles = new ChildCycleCheck(redis, keys);
     this.eventsMaxLen = Long.toString(eventsMaxLen);
     this.createJob = LuaScript.load(JobStore.class, "create_job");
     this.updateJob = LuaScript.load(JobStore.class, "update_job");
@@ -82,7 +86,8 @@ public final class JobStore {
    * timestamps of {@code job} are ignored.
    *
    * @return the job as stored
-   * @throws dev.kairos.core.validation.JobValidationException with every problem; nothing written
+   * @throws dev.kairos.core.validation.JobValidationException with every problem, or the child
+   *     cycle the job would close; nothing written
    * @throws JobAlreadyExistsException when the id is taken; nothing written
    */
   public JobDefinition create(JobDefinition job) {
@@ -90,6 +95,8 @@ public final class JobStore {
     JobDefinition stored =
         job.toBuilder().version(1).scheduleVersion(1).createdMs(now).updatedMs(now).build();
     validator.check(stored);
+    // A stored job may already name this id as a child (unknown ids are allowed).
+    cycles.check(stored.id(), stored.childJobIds());
     int shard = keys.shardOf(stored.id());
     List<String> args = new ArrayList<>();
     args.add(stored.id());
@@ -126,12 +133,14 @@ public final class JobStore {
    * leaves the due ZSET untouched.
    *
    * @return the job as stored
-   * @throws dev.kairos.core.validation.JobValidationException with every problem; nothing written
+   * @throws dev.kairos.core.validation.JobValidationException with every problem, or the child
+   *     cycle the update would close; nothing written
    * @throws JobNotFoundException when there is no such job
    * @throws JobVersionConflictException when the stored version differs; nothing written
    */
   public JobDefinition update(JobDefinition job, long expectedVersion) {
     validator.check(job);
+    cycles.check(job.id(), job.childJobIds());
     JobDefinition current = get(job.id()).orElseThrow(() -> new JobNotFoundException(job.id()));
     if (current.version() != expectedVersion) {
       throw new JobVersionConflictException(job.id(), expectedVersion, current.version());

@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -27,6 +29,8 @@ import java.util.regex.Pattern;
  *   <li>params: at most {@link JobDefinition#MAX_PARAMS_BYTES} UTF-8 bytes
  *   <li>timeoutMs ≥ 0 (0 = none); retryCount 0..{@link JobDefinition#MAX_RETRY_COUNT}; retry
  *       backoff delays ≥ 0 with max ≥ initial and jitter in [0, 1]
+ *   <li>childJobIds: at most {@link JobDefinition#MAX_CHILD_JOBS} valid job ids, no duplicates, not
+ *       the job itself (cycles through other jobs need the stored jobs: the store checks them)
  *   <li>misfireThresholdMs ≥ {@link JobDefinition#MIN_MISFIRE_THRESHOLD_MS}, the pre-read window: a
  *       smaller threshold would call the scanner's own look-ahead a misfire
  * </ul>
@@ -116,7 +120,34 @@ public final class JobValidator {
                   + " ms (the scanner's pre-read window) but was "
                   + job.misfireThresholdMs()));
     }
+    childProblem(job)
+        .ifPresent(p -> problems.add(new ValidationProblem(JobFields.CHILD_JOB_IDS, p)));
     return List.copyOf(problems);
+  }
+
+  private static Optional<String> childProblem(JobDefinition job) {
+    List<String> children = job.childJobIds();
+    if (children.size() > JobDefinition.MAX_CHILD_JOBS) {
+      return Optional.of(
+          "has "
+              + children.size()
+              + " ids; at most "
+              + JobDefinition.MAX_CHILD_JOBS
+              + " are allowed");
+    }
+    Set<String> seen = new HashSet<>();
+    for (String child : children) {
+      if (!JobId.isValid(child)) {
+        return Optional.of("'" + abbreviate(String.valueOf(child)) + "' is not a valid job id");
+      }
+      if (child.equals(job.id())) {
+        return Optional.of("a job cannot be its own child");
+      }
+      if (!seen.add(child)) {
+        return Optional.of("'" + child + "' is listed twice");
+      }
+    }
+    return Optional.empty();
   }
 
   /**

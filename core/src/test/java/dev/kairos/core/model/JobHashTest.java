@@ -29,6 +29,7 @@ class JobHashTest {
         .version(9)
         .createdMs(1_700_000_000_000L)
         .updatedMs(1_700_000_100_000L)
+        .childJobIds(java.util.List.of("invoice.send", "audit-log"))
         .build();
   }
 
@@ -46,6 +47,7 @@ class JobHashTest {
         .containsEntry(JobFields.SCHEDULE_TYPE, "CRON")
         .containsEntry(JobFields.RETRY_BACKOFF, "EXPONENTIAL:1000:60000:0.25")
         .containsEntry(JobFields.SCHEDULE_VERSION, "4")
+        .containsEntry(JobFields.CHILD_JOB_IDS, "invoice.send,audit-log")
         .doesNotContainKey(JobFields.NEXT_FIRE_MS);
   }
 
