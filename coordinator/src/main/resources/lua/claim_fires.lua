@@ -5,6 +5,7 @@
 -- KEYS[2]  kairos:{s}:due      ZSET    job id -> next fire ms (+inf = parked)
 -- KEYS[3]  kairos:{s}:events   STREAM  change events for persistence-sync
 -- KEYS[4]  kairos:{s}:nodes    SET     node names owning wheel/inflight keys in the shard
+-- KEYS[5]  kairos:{s}:adhoc    ZSET    ad-hoc trigger id -> due ms (only when A > 0)
 --
 -- ARGV[1]  term of the caller
 -- ARGV[2]  now, epoch ms (cluster time)
@@ -18,15 +19,27 @@
 --            then F pairs: fireMs, node
 --          new due score: a number of ms, "+inf" to park (FIXED_DELAY waits for its trigger
 --          to end), or "remove" (a finished ONE_SHOT leaves the due set)
+-- then, optionally (absent = 0):
+--          A, the number of ad-hoc triggers that follow; the ad-hoc request prefix
+--          kairos:{s}:adhocreq:; then A pairs: triggerId, node
 --
 -- Per job, a CAS: the job is skipped (nothing written) unless its current due score equals
 -- the expected one and its scheduleVersion is unchanged, so two scanners of the same term, or
 -- a scan racing an API update, claim a fire at most once. A fire whose trigger record already
 -- exists is not claimed again (counted as a duplicate).
 --
+-- Per ad-hoc trigger (submit_adhoc.lua wrote its request), a CAS on its ad-hoc entry: only the
+-- call that removes the entry claims it, so racing scanners claim it once. The claim writes the
+-- wheel entry at the due score, the trigger record (CLAIMED, with kind, attempt, parent, depth,
+-- params override and schedule version from the request, TTL max(due, now) + D) and a
+-- TRIGGER_CLAIMED event, and deletes the request. An entry without a request, or whose record
+-- already exists, is removed without a claim.
+--
 -- Returns {0, fence}                                  rejected: term < fence, nothing written
---         {1, term, duplicates, r_1, ..., r_J}        r_j = fires claimed for job j, or -1
---                                                     when job j was skipped by the CAS
+--         {1, term, duplicates, r_1, ..., r_J, a_1, ..., a_A}
+--                                                     r_j = fires claimed for job j, or -1
+--                                                     when job j was skipped by the CAS;
+--                                                     a_k = 1 when ad-hoc k was claimed, else 0
 
 local term = tonumber(ARGV[1])
 local fence = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -112,5 +125,63 @@ for _ = 1, jobs do
     result[#result + 1] = claimed
   end
 end
+
+local adhocs = tonumber(ARGV[i] or '0')
+local requestPrefix = ARGV[i + 1]
+i = i + 2
+for _ = 1, adhocs do
+  local triggerId, node = ARGV[i], ARGV[i + 1]
+  i = i + 2
+  local claimed = 0
+  local score = redis.call('ZSCORE', KEYS[5], triggerId)
+  if score then
+    redis.call('ZREM', KEYS[5], triggerId)
+    local requestKey = requestPrefix .. triggerId
+    local r = redis.call('HMGET', requestKey, 'jobId', 'attempt', 'kind', 'depth', 'requestedMs',
+      'parentTriggerId', 'scheduleVersion', 'params')
+    redis.call('DEL', requestKey)
+    local triggerKey = triggerPrefix .. triggerId
+    if r[1] and redis.call('EXISTS', triggerKey) == 0 then
+      local fireMs = score
+      redis.call('ZADD', wheelPrefix .. node, fireMs, triggerId)
+      if not knownNodes[node] then
+        redis.call('SADD', nodes, node)
+        knownNodes[node] = true
+      end
+      local record = {'id', triggerId, 'jobId', r[1], 'fireMs', fireMs, 'state', 'CLAIMED',
+        'node', node, 'term', term, 'claimedMs', now, 'attempt', r[2], 'kind', r[3],
+        'depth', r[4], 'requestedMs', r[5]}
+      local event = {'type', 'TRIGGER_CLAIMED', 'triggerId', triggerId, 'jobId', r[1],
+        'state', 'CLAIMED', 'fireMs', fireMs, 'node', node, 'term', term, 'attempt', r[2],
+        'kind', r[3], 'depth', r[4]}
+      if r[6] then
+        record[#record + 1] = 'parentTriggerId'
+        record[#record + 1] = r[6]
+        event[#event + 1] = 'parentTriggerId'
+        event[#event + 1] = r[6]
+      end
+      if r[7] then
+        record[#record + 1] = 'scheduleVersion'
+        record[#record + 1] = r[7]
+        event[#event + 1] = 'scheduleVersion'
+        event[#event + 1] = r[7]
+      end
+      if r[8] then
+        record[#record + 1] = 'params'
+        record[#record + 1] = r[8]
+      end
+      event[#event + 1] = 'ms'
+      event[#event + 1] = now
+      redis.call('HSET', triggerKey, unpack(record))
+      redis.call('PEXPIREAT', triggerKey, math.max(tonumber(fireMs), now) + dedup)
+      redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', unpack(event))
+      claimed = 1
+    else
+      duplicates = duplicates + 1
+    end
+  end
+  result[#result + 1] = claimed
+end
+
 result[3] = duplicates
 return result

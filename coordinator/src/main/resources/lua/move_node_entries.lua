@@ -21,8 +21,9 @@
 -- Inflight entries go first (they were being sent when D died; they are re-sent by the target,
 -- a possible duplicate publish that the executor's start claim absorbs). Every entry lands on a
 -- target's wheel at its fire time, targets taken in turn; its record's node changes and a
--- TRIGGER_MOVED event is appended. Entries whose job is gone, disabled or at another
--- scheduleVersion are dropped (DROPPED_STALE, counted); entries whose trigger already started
+-- TRIGGER_MOVED event is appended. Entries whose job is gone, disabled or (scheduled fires
+-- only, not ad-hoc triggers with a 'kind') at another scheduleVersion are dropped
+-- (DROPPED_STALE, counted); entries whose trigger already started
 -- or ended are removed without a move.
 --
 -- Returns {0, fence}                                          rejected: term < fence
@@ -59,7 +60,8 @@ local dropped, moved = 0, 0
 local function move(source, triggerId)
   redis.call('ZREM', source, triggerId)
   local triggerKey = triggerPrefix .. triggerId
-  local t = redis.call('HMGET', triggerKey, 'jobId', 'scheduleVersion', 'state')
+  local t = redis.call('HMGET', triggerKey, 'jobId', 'scheduleVersion', 'state', 'kind')
+  local adhoc = t[4] and t[4] ~= 'SCHEDULED'
   local jobId = t[1] or string.match(triggerId, '^([^:]+):')
   local state = t[3]
   if state and state ~= 'CLAIMED' and state ~= 'DISPATCHED' then
@@ -73,7 +75,7 @@ local function move(source, triggerId)
     reason = 'job deleted'
   elseif j[2] == 'false' or j[2] == '0' then
     reason = 'job disabled'
-  elseif j[1] ~= t[2] then
+  elseif j[1] ~= t[2] and not adhoc then
     reason = 'schedule version ' .. tostring(t[2]) .. ' is now ' .. j[1]
   end
   if reason then

@@ -14,9 +14,12 @@
 --
 -- Each entry leaves the wheel. It is dropped as stale (trigger -> DROPPED_STALE + event) when its
 -- job hash is gone, the job is disabled, or the job's scheduleVersion differs from the one the
--- fire was claimed under. An entry whose trigger already started or ended is dropped quietly
--- (a re-send of it would only be reported DUPLICATE). Every other entry moves to inflight:N and
--- is returned with the job's CURRENT dispatch fields, so a params-only update is honoured.
+-- fire was claimed under (scheduled fires only: an ad-hoc trigger, whose record has a 'kind',
+-- was asked for explicitly and survives a schedule change). An entry whose trigger already
+-- started or ended is dropped quietly (a re-send of it would only be reported DUPLICATE). Every
+-- other entry moves to inflight:N and is returned with the job's CURRENT dispatch fields, so a
+-- params-only update is honoured; an ad-hoc trigger's params override (record field 'params')
+-- replaces the job's params.
 --
 -- Returns {staleDropped, alreadyStarted, e_1, ..., e_n} where each e_i is
 --         {triggerId, jobId, fireMs, app, handler, params, routing, block, timeoutMs, attempt}
@@ -43,7 +46,9 @@ end
 for _, triggerId in ipairs(ids) do
   redis.call('ZREM', wheel, triggerId)
   local triggerKey = triggerPrefix .. triggerId
-  local t = redis.call('HMGET', triggerKey, 'jobId', 'scheduleVersion', 'state', 'attempt', 'fireMs')
+  local t = redis.call('HMGET', triggerKey, 'jobId', 'scheduleVersion', 'state', 'attempt', 'fireMs',
+    'kind', 'params')
+  local adhoc = t[6] and t[6] ~= 'SCHEDULED'
   local jobId = t[1] or string.match(triggerId, '^([^:]+):')
   local state = t[3]
   if state and state ~= 'CLAIMED' and state ~= 'DISPATCHED' then
@@ -58,12 +63,16 @@ for _, triggerId in ipairs(ids) do
       dropStale(triggerId, triggerKey, jobId, 'job deleted')
     elseif j[2] == 'false' or j[2] == '0' then
       dropStale(triggerId, triggerKey, jobId, 'job disabled')
-    elseif j[1] ~= t[2] then
+    elseif j[1] ~= t[2] and not adhoc then
       dropStale(triggerId, triggerKey, jobId,
         'schedule version ' .. tostring(t[2]) .. ' is now ' .. j[1])
     else
       redis.call('ZADD', inflight, now, triggerId)
-      result[#result + 1] = {triggerId, jobId, t[5] or '', j[3] or '', j[4] or '', j[5] or '',
+      local params = j[5] or ''
+      if t[7] then
+        params = t[7]
+      end
+      result[#result + 1] = {triggerId, jobId, t[5] or '', j[3] or '', j[4] or '', params,
         j[6] or '', j[7] or '', j[8] or '', t[4] or '1'}
     end
   end

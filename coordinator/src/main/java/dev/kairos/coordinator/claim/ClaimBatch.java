@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
- * One call of {@code claim_fires.lua}: the claims of a batch of jobs of ONE shard, written
- * atomically and fenced by the leader's term. Not thread-safe: one scanner task builds and sends
- * it.
+ * One call of {@code claim_fires.lua}: the claims of a batch of jobs and ad-hoc triggers of ONE
+ * shard, written atomically and fenced by the leader's term. Not thread-safe: one scanner task
+ * builds and sends it.
  */
 public final class ClaimBatch {
 
@@ -24,6 +24,7 @@ public final class ClaimBatch {
   private final long dedupWindowMs;
   private final long eventsMaxLen;
   private final List<JobClaim> jobs = new ArrayList<>();
+  private final List<AdhocClaim> adhocs = new ArrayList<>();
   private int fires;
 
   public ClaimBatch(int shard, long term, long nowMs, long dedupWindowMs, long eventsMaxLen) {
@@ -43,6 +44,15 @@ public final class ClaimBatch {
     return this;
   }
 
+  public ClaimBatch add(AdhocClaim claim) {
+    adhocs.add(claim);
+    return this;
+  }
+
+  public List<AdhocClaim> adhocs() {
+    return List.copyOf(adhocs);
+  }
+
   public int shard() {
     return shard;
   }
@@ -56,7 +66,7 @@ public final class ClaimBatch {
   }
 
   public boolean isEmpty() {
-    return jobs.isEmpty();
+    return jobs.isEmpty() && adhocs.isEmpty();
   }
 
   /** Fires across all jobs of the batch. */
@@ -66,12 +76,16 @@ public final class ClaimBatch {
 
   String[] keys() {
     return new String[] {
-      RedisKeys.fence(shard), RedisKeys.due(shard), RedisKeys.events(shard), RedisKeys.nodes(shard)
+      RedisKeys.fence(shard),
+      RedisKeys.due(shard),
+      RedisKeys.events(shard),
+      RedisKeys.nodes(shard),
+      RedisKeys.adhoc(shard)
     };
   }
 
   String[] args() {
-    List<String> args = new ArrayList<>(8 + jobs.size() * 5 + fires * 2);
+    List<String> args = new ArrayList<>(10 + jobs.size() * 5 + fires * 2 + adhocs.size() * 2);
     args.add(Long.toString(term));
     args.add(Long.toString(nowMs));
     args.add(Long.toString(dedupWindowMs));
@@ -90,6 +104,12 @@ public final class ClaimBatch {
         args.add(Long.toString(fire.fireMs()));
         args.add(fire.node());
       }
+    }
+    args.add(Integer.toString(adhocs.size()));
+    args.add(RedisKeys.adhocRequestPrefix(shard));
+    for (AdhocClaim adhoc : adhocs) {
+      args.add(adhoc.triggerId());
+      args.add(adhoc.node());
     }
     return args.toArray(String[]::new);
   }
@@ -116,9 +136,15 @@ public final class ClaimBatch {
       return ClaimOutcome.rejected(shard, term, fence);
     }
     List<Integer> perJob = new ArrayList<>(jobs.size());
+    List<Boolean> perAdhoc = new ArrayList<>(adhocs.size());
     for (int i = 3; i < reply.size(); i++) {
-      perJob.add(((Long) reply.get(i)).intValue());
+      if (perJob.size() < jobs.size()) {
+        perJob.add(((Long) reply.get(i)).intValue());
+      } else {
+        perAdhoc.add((Long) reply.get(i) == 1L);
+      }
     }
-    return new ClaimOutcome(shard, term, true, fence, ((Long) reply.get(2)).intValue(), perJob);
+    return new ClaimOutcome(
+        shard, term, true, fence, ((Long) reply.get(2)).intValue(), perJob, perAdhoc);
   }
 }

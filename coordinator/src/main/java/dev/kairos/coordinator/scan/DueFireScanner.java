@@ -3,6 +3,7 @@ package dev.kairos.coordinator.scan;
 import dev.kairos.coordinator.assign.FireAssigner;
 import dev.kairos.coordinator.assign.FireAssigner.NodePicker;
 import dev.kairos.coordinator.assign.LiveNodes;
+import dev.kairos.coordinator.claim.AdhocClaim;
 import dev.kairos.coordinator.claim.ClaimBatch;
 import dev.kairos.coordinator.claim.ClaimOutcome;
 import dev.kairos.coordinator.claim.Fire;
@@ -44,8 +45,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The leader's scan: for a term T, reads every shard's due jobs up to now + pre-read, plans their
- * fires with {@link FireWindow}, assigns each fire to a live node and claims a batch with one
+ * The leader's scan: for a term T, reads every shard's due jobs and due ad-hoc triggers (manual,
+ * retry, child; see {@code AdhocTriggers}) up to now + pre-read, plans the jobs' fires with {@link
+ * FireWindow}, assigns each fire and ad-hoc trigger to a live node and claims a batch with one
  * {@code claim_fires.lua} call per shard per batch. The shards run concurrently on the async
  * connection (64 pipelined chains, not 64 sequential round trips); within a shard, batches follow
  * each other while a batch came back full.
@@ -71,6 +73,7 @@ public final class DueFireScanner {
   private final Map<String, CachedSchedule> schedules = new ConcurrentHashMap<>();
 
   private final Counter claimedFires;
+  private final Counter claimedAdhoc;
   private final Counter fenceRejections;
   private final Counter casSkips;
   private final Counter duplicates;
@@ -97,6 +100,7 @@ public final class DueFireScanner {
     this.notifier = notifier;
     this.fireWindow = fireWindow;
     this.claimedFires = meters.counter("kairos.claims.fires");
+    this.claimedAdhoc = meters.counter("kairos.claims.adhoc");
     this.fenceRejections = meters.counter("kairos.fence.rejections", "op", "claim");
     this.casSkips = meters.counter("kairos.claims.cas.skips");
     this.duplicates = meters.counter("kairos.claims.duplicates");
@@ -172,6 +176,7 @@ public final class DueFireScanner {
     final AtomicBoolean abort = new AtomicBoolean();
     final AtomicInteger jobsSeen = new AtomicInteger();
     final AtomicInteger fires = new AtomicInteger();
+    final AtomicInteger adhocFires = new AtomicInteger();
     final AtomicInteger skips = new AtomicInteger();
     final AtomicInteger dups = new AtomicInteger();
     final AtomicInteger misfired = new AtomicInteger();
@@ -187,26 +192,34 @@ public final class DueFireScanner {
     }
 
     /**
-     * Reads a page of due jobs of {@code shard} starting at {@code offset}, claims it, and follows
-     * with the next page while the page was full. Claimed jobs leave the range, so the next page
-     * starts after the jobs of this one that stayed (skipped or unchanged).
+     * Reads a page of due jobs of {@code shard} starting at {@code offset} and a page of its due
+     * ad-hoc triggers, claims them, and follows with the next page while either page was full.
+     * Claimed jobs leave the range, so the next page starts after the jobs of this one that stayed
+     * (skipped or unchanged); every ad-hoc entry sent leaves its ZSET, so that page always starts
+     * at 0.
      */
     CompletableFuture<Void> page(int shard, int offset, int batchNo) {
       if (abort.get() || !stillLeading.getAsBoolean()) {
         return CompletableFuture.completedFuture(null);
       }
       RedisClusterAsyncCommands<String, String> async = redis.async();
+      Range<Number> window = Range.create(Double.NEGATIVE_INFINITY, (double) horizon);
+      CompletableFuture<List<ScoredValue<String>>> adhocRead =
+          async
+              .zrangebyscoreWithScores(
+                  RedisKeys.adhoc(shard), window, Limit.create(0, config.batchSize()))
+              .toCompletableFuture();
       return async
           .zrangebyscoreWithScores(
-              RedisKeys.due(shard),
-              Range.create(Double.NEGATIVE_INFINITY, (double) horizon),
-              Limit.create(offset, config.batchSize()))
+              RedisKeys.due(shard), window, Limit.create(offset, config.batchSize()))
           .toCompletableFuture()
           .thenCompose(due -> readJobs(async, shard, due))
+          .thenCombine(adhocRead, Read::new)
           .thenCompose(
-              jobs -> {
+              read -> {
+                List<DueJob> jobs = read.jobs;
                 jobsSeen.addAndGet(jobs.size());
-                Planned planned = plan(shard, jobs);
+                Planned planned = plan(shard, jobs, read.adhocs);
                 if (planned.batch.isEmpty()) {
                   return CompletableFuture.completedFuture(new Claimed(planned, null));
                 }
@@ -223,7 +236,9 @@ public final class DueFireScanner {
           .thenCompose(
               claimed -> {
                 int stayed = settle(shard, claimed);
-                boolean full = claimed.planned.read == config.batchSize();
+                boolean full =
+                    claimed.planned.read == config.batchSize()
+                        || claimed.planned.batch.adhocs().size() == config.batchSize();
                 if (full && batchNo + 1 < config.maxBatchesPerShard()) {
                   return page(shard, offset + stayed, batchNo + 1);
                 }
@@ -259,9 +274,15 @@ public final class DueFireScanner {
               });
     }
 
-    private Planned plan(int shard, List<DueJob> jobs) {
+    private Planned plan(int shard, List<DueJob> jobs, List<ScoredValue<String>> adhocs) {
       ClaimBatch batch =
           new ClaimBatch(shard, term, now, config.dedupWindow().toMillis(), config.eventsMaxLen());
+      for (ScoredValue<String> adhoc : adhocs) {
+        String triggerId = adhoc.getValue();
+        long dueMs = (long) adhoc.getScore();
+        String jobId = triggerId.substring(0, Math.max(0, triggerId.indexOf(':')));
+        batch.add(new AdhocClaim(triggerId, jobId, dueMs, picker.pick(jobId, dueMs)));
+      }
       int unchanged = 0;
       for (DueJob due : jobs) {
         JobClaim claim = planOne(due);
@@ -325,6 +346,24 @@ public final class DueFireScanner {
       }
       List<JobClaim> jobs = claimed.planned.batch.jobs();
       Map<String, List<WheelEntry>> perNode = new HashMap<>();
+      List<AdhocClaim> adhocs = claimed.planned.batch.adhocs();
+      for (int i = 0; i < adhocs.size(); i++) {
+        if (outcome.adhocClaimed(i)) {
+          AdhocClaim adhoc = adhocs.get(i);
+          perNode
+              .computeIfAbsent(adhoc.node(), n -> new ArrayList<>())
+              .add(new WheelEntry(shard, adhoc.triggerId(), adhoc.dueMs()));
+          log.debug(
+              "term={} jobId={} triggerId={} ad-hoc trigger claimed for node {} at {}",
+              term,
+              adhoc.jobId(),
+              adhoc.triggerId(),
+              adhoc.node(),
+              adhoc.dueMs());
+        }
+      }
+      adhocFires.addAndGet(outcome.claimedAdhoc());
+      claimedAdhoc.increment(outcome.claimedAdhoc());
       for (int i = 0; i < jobs.size(); i++) {
         if (outcome.skipped(i)) {
           log.debug(
@@ -358,7 +397,8 @@ public final class DueFireScanner {
           misfired.get(),
           errors.get(),
           batches.get(),
-          durationMs);
+          durationMs,
+          adhocFires.get());
     }
   }
 
@@ -378,6 +418,8 @@ public final class DueFireScanner {
   private record CachedSchedule(long scheduleVersion, Schedule schedule) {}
 
   private record DueJob(String id, long score, Map<String, String> hash) {}
+
+  private record Read(List<DueJob> jobs, List<ScoredValue<String>> adhocs) {}
 
   private record Planned(int read, int unchanged, ClaimBatch batch) {}
 

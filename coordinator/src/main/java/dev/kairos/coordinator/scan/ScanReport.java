@@ -10,6 +10,7 @@ package dev.kairos.coordinator.scan;
  * @param misfires jobs whose due fire was older than their misfire threshold
  * @param jobErrors jobs whose hash or schedule could not be read (logged with the job id)
  * @param batches claim script calls
+ * @param adhocClaimed ad-hoc triggers (manual, retry, child) written to node wheels
  */
 public record ScanReport(
     long term,
@@ -20,4 +21,29 @@ public record ScanReport(
     int misfires,
     int jobErrors,
     int batches,
-    long durationMs) {}
+    long durationMs,
+    int adhocClaimed) {
+
+  public ScanReport(
+      long term,
+      int jobsSeen,
+      int firesClaimed,
+      int casSkips,
+      int duplicates,
+      int misfires,
+      int jobErrors,
+      int batches,
+      long durationMs) {
+    this(
+        term,
+        jobsSeen,
+        firesClaimed,
+        casSkips,
+        duplicates,
+        misfires,
+        jobErrors,
+        batches,
+        durationMs,
+        0);
+  }
+}

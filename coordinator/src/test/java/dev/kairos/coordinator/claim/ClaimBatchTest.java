@@ -21,11 +21,13 @@ class ClaimBatchTest {
                     NextDue.at(3_000),
                     List.of(new Fire(900, "n1"), new Fire(2_000, "n2"))))
             .add(new JobClaim("b", 950, 1, NextDue.PARK, List.of(new Fire(950, "n1"))))
-            .add(new JobClaim("c", 990, 2, NextDue.REMOVE, List.of()));
+            .add(new JobClaim("c", 990, 2, NextDue.REMOVE, List.of()))
+            .add(new AdhocClaim("d:5:mx", "d", 5, "n2"));
 
     assertThat(batch.keys())
         .containsExactly(
-            "kairos:{7}:fence", "kairos:{7}:due", "kairos:{7}:events", "kairos:{7}:nodes");
+            "kairos:{7}:fence",
+            "kairos:{7}:due", "kairos:{7}:events", "kairos:{7}:nodes", "kairos:{7}:adhoc");
     assertThat(batch.args())
         .containsExactly(
             "3",
@@ -56,23 +58,35 @@ class ClaimBatchTest {
             "990",
             "remove",
             "2",
-            "0");
+            "0",
+            "1",
+            "kairos:{7}:adhocreq:",
+            "d:5:mx",
+            "n2");
     assertThat(batch.fireCount()).isEqualTo(3);
   }
 
   @Test
   void parsesARejectionAndPerJobCounts() {
-    ClaimBatch batch = new ClaimBatch(0, 2, 0, 1, 1);
+    ClaimBatch batch =
+        new ClaimBatch(0, 2, 0, 1, 1)
+            .add(new JobClaim("a", 1, 1, NextDue.at(2), List.of(new Fire(1, "n"))))
+            .add(new JobClaim("b", 1, 1, NextDue.at(2), List.of(new Fire(1, "n"))))
+            .add(new JobClaim("c", 1, 1, NextDue.at(2), List.of()))
+            .add(new AdhocClaim("d:1:mx", "d", 1, "n"))
+            .add(new AdhocClaim("e:1:mx", "e", 1, "n"));
     ClaimOutcome rejected = batch.parse(List.of(0L, 5L));
     assertThat(rejected.accepted()).isFalse();
     assertThat(rejected.fence()).isEqualTo(5);
 
-    ClaimOutcome accepted = batch.parse(List.of(1L, 2L, 1L, 3L, -1L, 0L));
+    ClaimOutcome accepted = batch.parse(List.of(1L, 2L, 1L, 3L, -1L, 0L, 1L, 0L));
     assertThat(accepted.accepted()).isTrue();
     assertThat(accepted.claimedFires()).isEqualTo(3);
     assertThat(accepted.casSkips()).isEqualTo(1);
     assertThat(accepted.duplicates()).isEqualTo(1);
     assertThat(accepted.skipped(1)).isTrue();
+    assertThat(accepted.perAdhoc()).containsExactly(true, false);
+    assertThat(accepted.claimedAdhoc()).isEqualTo(1);
   }
 
   @Test

@@ -10,7 +10,11 @@ import java.util.regex.Pattern;
  *   <li>scheduled fire: {@code <jobId>:<fireMs>}
  *   <li>one shard of a broadcast: {@code <jobId>:<fireMs>#<index>/<total>}
  *   <li>manual trigger: {@code <jobId>:<fireMs>:m<nonce>}
- *   <li>retry attempt n of a trigger: {@code <parentId>/r<n>}
+ *   <li>retry n of a trigger (attempt n + 1): {@code <rootId>/r<n>}, where the root is the first
+ *       attempt's id: retries of a chain are siblings, never nested
+ *   <li>child-job trigger of a parent's successful trigger: {@code
+ *       <childJobId>:<parentFireMs>:c<parentRootId>} (the parent's broadcast suffix dropped), so a
+ *       parent fire triggers each child once however often its SUCCESS is seen
  * </ul>
  *
  * Job ids never contain {@code : # / @ |}, so the forms cannot collide.
@@ -18,6 +22,7 @@ import java.util.regex.Pattern;
 public record TriggerId(String value) {
 
   private static final Pattern SCHEDULED = Pattern.compile("[^:#/]+:\\d+");
+  private static final Pattern RETRY_SUFFIX = Pattern.compile("/r(\\d+)$");
 
   public TriggerId {
     Objects.requireNonNull(value, "value");
@@ -38,8 +43,39 @@ public record TriggerId(String value) {
     return new TriggerId(value + "#" + index + "/" + total);
   }
 
-  public TriggerId retry(int attempt) {
-    return new TriggerId(value + "/r" + attempt);
+  /**
+   * Retry {@code n} of this trigger's chain (attempt {@code n + 1}): {@code <root>/r<n>}.
+   *
+   * @throws IllegalArgumentException when {@code n < 1}
+   */
+  public TriggerId retry(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("retry number must be >= 1 but was " + n);
+    }
+    return new TriggerId(root().value + "/r" + n);
+  }
+
+  /** The first attempt of this trigger's retry chain: the id without its {@code /r<n>} suffix. */
+  public TriggerId root() {
+    var m = RETRY_SUFFIX.matcher(value);
+    return m.find() ? new TriggerId(value.substring(0, m.start())) : this;
+  }
+
+  /** The retry number in the id ({@code /r<n>}), 0 for a first attempt. */
+  public int retryNumber() {
+    var m = RETRY_SUFFIX.matcher(value);
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  /**
+   * The trigger of child job {@code childJobId} caused by this trigger's SUCCESS; deterministic, so
+   * a replayed SUCCESS or a second successful broadcast shard triggers the child once.
+   */
+  public TriggerId child(String childJobId) {
+    String root = root().value;
+    int shard = root.indexOf('#');
+    String fire = shard < 0 ? root : root.substring(0, shard);
+    return new TriggerId(childJobId + ":" + fireMs() + ":c" + fire);
   }
 
   /** The job this trigger belongs to. */

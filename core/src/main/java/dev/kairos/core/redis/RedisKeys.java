@@ -118,6 +118,24 @@ public final class RedisKeys {
     return tag(shard) + "jobtriggers:" + jobId;
   }
 
+  /**
+   * ZSET: ad-hoc triggers (manual, retry, child) waiting to be claimed; member = trigger id, score
+   * = due time in epoch ms. The leader's scan claims the due ones into node wheels.
+   */
+  public static String adhoc(int shard) {
+    return tag(shard) + "adhoc";
+  }
+
+  /** HASH: the request of one ad-hoc trigger until it is claimed, see {@code AdhocTriggers}. */
+  public static String adhocRequest(int shard, String triggerId) {
+    return adhocRequestPrefix(shard) + triggerId;
+  }
+
+  /** Prefix of ad-hoc request hashes, for scripts that build the key from a trigger id. */
+  public static String adhocRequestPrefix(int shard) {
+    return tag(shard) + "adhocreq:";
+  }
+
   /** HASH: executor slot leases of one app, all under the app's own hash tag. */
   public static String slots(String app) {
     return PREFIX + "{app:" + app + "}:slots";

@@ -37,5 +37,20 @@ public final class TriggerFields {
    */
   public static final String RECREATED = "recreated";
 
+  /** {@link dev.kairos.core.model.TriggerKind}; absent on scheduled fires. */
+  public static final String KIND = "kind";
+
+  /** The previous attempt (a retry) or the parent job's trigger (a child trigger). */
+  public static final String PARENT_TRIGGER_ID = "parentTriggerId";
+
+  /** Parameters overriding the job's, when the ad-hoc trigger was submitted with some. */
+  public static final String PARAMS = "params";
+
+  /** Child-job chain depth: 0 for scheduled and manual triggers, parent's + 1 for a child. */
+  public static final String DEPTH = "depth";
+
+  /** When an ad-hoc trigger was submitted, epoch ms (cluster time). */
+  public static final String REQUESTED_MS = "requestedMs";
+
   private TriggerFields() {}
 }

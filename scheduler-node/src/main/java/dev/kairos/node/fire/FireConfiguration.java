@@ -4,6 +4,7 @@ import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.AdhocTriggers;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.time.RedisTimeSource;
@@ -23,7 +24,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The node's data plane: the shard layout (fixed in Redis by the first node), cluster time, the job
- * store the admin API writes through, and the fire path ({@code kairos.fire.enabled}).
+ * store the admin API writes through, ad-hoc triggers, and the fire path ({@code
+ * kairos.fire.enabled}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FireProperties.class)
@@ -48,6 +50,13 @@ class FireConfiguration {
   @ConditionalOnMissingBean
   JobStore jobStore(KairosRedis redis, RedisKeys keys, ClusterClock clock) {
     return new JobStore(redis, keys, clock);
+  }
+
+  /** "Trigger now", retries and child triggers: claimed by the leader's scan like any fire. */
+  @Bean
+  @ConditionalOnMissingBean
+  AdhocTriggers adhocTriggers(KairosRedis redis, RedisKeys keys, ClusterClock clock) {
+    return new AdhocTriggers(redis, keys, clock);
   }
 
   @Bean

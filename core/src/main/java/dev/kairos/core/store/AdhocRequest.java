@@ -1,0 +1,75 @@
+package dev.kairos.core.store;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.TriggerId;
+import dev.kairos.core.model.TriggerKind;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * One ad-hoc trigger to submit through {@link AdhocTriggers}.
+ *
+ * @param triggerId the trigger's id; submitting the same id twice is harmless
+ * @param kind MANUAL, RETRY or CHILD (never SCHEDULED: those come from the due ZSET)
+ * @param dueMs when it should fire, epoch ms on cluster time (in the past: at once)
+ * @param attempt 1, or n + 1 for retry n
+ * @param paramsOverride parameters handed to the handler instead of the job's, if present
+ * @param parentTriggerId the previous attempt (RETRY) or the parent's trigger (CHILD)
+ * @param depth child chain depth: 0 for manual triggers, parent's + 1 for a child
+ * @param scheduleVersion for a retry of a scheduled fire, the version the fire was claimed under:
+ *     the end of the chain re-arms a parked FIXED_DELAY job only while it still has that version
+ */
+public record AdhocRequest(
+    TriggerId triggerId,
+    TriggerKind kind,
+    long dueMs,
+    int attempt,
+    Optional<String> paramsOverride,
+    Optional<TriggerId> parentTriggerId,
+    int depth,
+    OptionalLong scheduleVersion) {
+
+  public AdhocRequest {
+    Objects.requireNonNull(triggerId, "triggerId");
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(paramsOverride, "paramsOverride");
+    Objects.requireNonNull(parentTriggerId, "parentTriggerId");
+    Objects.requireNonNull(scheduleVersion, "scheduleVersion");
+    if (kind == TriggerKind.SCHEDULED) {
+      throw new IllegalArgumentException("scheduled fires are not ad-hoc: " + triggerId);
+    }
+    if (dueMs < 0) {
+      throw new IllegalArgumentException("dueMs must be >= 0 but was " + dueMs);
+    }
+    if (attempt < 1) {
+      throw new IllegalArgumentException("attempt must be >= 1 but was " + attempt);
+    }
+    if (depth < 0) {
+      throw new IllegalArgumentException("depth must be >= 0 but was " + depth);
+    }
+    paramsOverride.ifPresent(
+        p -> {
+          int bytes = p.getBytes(StandardCharsets.UTF_8).length;
+          if (bytes > JobDefinition.MAX_PARAMS_BYTES) {
+            throw new IllegalArgumentException(
+                "params override is "
+                    + bytes
+                    + " bytes; at most "
+                    + JobDefinition.MAX_PARAMS_BYTES
+                    + " are allowed");
+          }
+        });
+  }
+
+  public String jobId() {
+    return triggerId.jobId();
+  }
+
+  /** A manual "trigger now" request due at {@code dueMs}. */
+  public static AdhocRequest manual(TriggerId triggerId, long dueMs, Optional<String> params) {
+    return new AdhocRequest(
+        triggerId, TriggerKind.MANUAL, dueMs, 1, params, Optional.empty(), 0, OptionalLong.empty());
+  }
+}
