@@ -9,10 +9,15 @@ import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XTrimArgs;
 import io.lettuce.core.models.stream.PendingMessages;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
-/** The consumer group's view of one shard stream: create, trim, and how far behind it is. */
+/**
+ * The consumer group's view of one shard stream: create, trim (below what every group of the stream
+ * has acknowledged), and how far behind it is.
+ */
 final class StreamGroups {
 
   private final KairosRedis redis;
@@ -46,12 +51,21 @@ final class StreamGroups {
 
   /** The group's last-delivered id, empty when the group does not exist. */
   Optional<StreamId> lastDelivered(int shard) {
+    return Optional.ofNullable(lastDeliveredByGroup(shard).get(group));
+  }
+
+  /**
+   * Every consumer group of the shard's stream (this one, the lifecycle's, any other) with its
+   * last-delivered id; empty when the stream does not exist.
+   */
+  Map<String, StreamId> lastDeliveredByGroup(int shard) {
     List<Object> groups;
     try {
       groups = redis.sync().xinfoGroups(RedisKeys.events(shard));
     } catch (RedisCommandExecutionException e) {
-      return Optional.empty(); // no such stream
+      return Map.of(); // no such stream
     }
+    Map<String, StreamId> byGroup = new LinkedHashMap<>();
     for (Object g : groups) {
       List<?> fields = (List<?>) g;
       String name = null;
@@ -64,11 +78,11 @@ final class StreamGroups {
           last = String.valueOf(fields.get(i + 1));
         }
       }
-      if (group.equals(name) && last != null) {
-        return Optional.of(StreamId.parse(last));
+      if (name != null && last != null) {
+        byGroup.put(name, StreamId.parse(last));
       }
     }
-    return Optional.empty();
+    return byGroup;
   }
 
   PendingMessages pending(int shard) {
@@ -76,23 +90,46 @@ final class StreamGroups {
   }
 
   /**
-   * The id below which every entry has been acknowledged by the group. Safety: last-delivered is
-   * read BEFORE the pending summary, so an entry delivered in between is either pending (and bounds
-   * the result) or newer than the last-delivered id read.
+   * The id below which every entry has been acknowledged by EVERY consumer group of the stream, so
+   * trimming below it never drops an entry another reader (the lifecycle worker's group) has not
+   * processed yet. Empty when some group has delivered nothing yet, or there is no group.
+   *
+   * <p>Safety: the groups' last-delivered ids are read BEFORE their pending summaries, so an entry
+   * delivered in between is either pending (and bounds the result) or newer than the last-delivered
+   * id read.
    */
   Optional<StreamId> acknowledgedBelow(int shard) {
-    Optional<StreamId> last = lastDelivered(shard);
-    if (last.isEmpty() || last.get().equals(new StreamId(0, 0))) {
+    Map<String, StreamId> lastByGroup = lastDeliveredByGroup(shard);
+    if (!lastByGroup.containsKey(group)) {
+      return Optional.empty(); // this worker's own group first: it is created before any trim
+    }
+    StreamId below = null;
+    for (Map.Entry<String, StreamId> g : lastByGroup.entrySet()) {
+      Optional<StreamId> groupBelow = acknowledgedBelow(shard, g.getKey(), g.getValue());
+      if (groupBelow.isEmpty()) {
+        return Optional.empty();
+      }
+      if (below == null || groupBelow.get().compareTo(below) < 0) {
+        below = groupBelow.get();
+      }
+    }
+    return Optional.ofNullable(below);
+  }
+
+  private Optional<StreamId> acknowledgedBelow(int shard, String name, StreamId last) {
+    if (last.equals(new StreamId(0, 0))) {
       return Optional.empty();
     }
-    PendingMessages pending = pending(shard);
+    PendingMessages pending = redis.sync().xpending(RedisKeys.events(shard), name);
     if (pending.getCount() > 0) {
       return Optional.of(StreamId.parse(pending.getMessageIds().getLower().getValue()));
     }
-    return Optional.of(last.get().next());
+    return Optional.of(last.next());
   }
 
-  /** XTRIM MINID: removes acknowledged entries only; returns how many were removed. */
+  /**
+   * XTRIM MINID: removes only entries every group has acknowledged; returns how many were removed.
+   */
   long trim(int shard) {
     Optional<StreamId> below = acknowledgedBelow(shard);
     if (below.isEmpty()) {
