@@ -22,11 +22,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leader's wheel failover: at election (after raising every fence to the term), every {@code
- * interval}, and whenever a member's znode vanishes, moves the entries of every node name in any
- * shard's node set that is not a live member to the live members. Sweeping every orphan (not just
- * the node that died) covers a leader killed half way through a move and a claim written to a node
- * just swept. Only the sweeper thread sweeps; a fence rejection stops it and goes to {@code
- * onStaleTerm} (wire {@link LeadershipManager#onStaleTerm}).
+ * interval}, whenever a member's znode vanishes and whenever the leader declares a silent follower
+ * dead, moves the entries of every node name in any shard's node set that is not a live member to
+ * the live members. Sweeping every orphan (not just the node that died) covers a leader killed half
+ * way through a move and a claim written to a node just swept. Only the sweeper thread sweeps; a
+ * fence rejection stops it and goes to {@code onStaleTerm} (wire {@link
+ * LeadershipManager#onStaleTerm}).
  */
 public final class FailoverSweeper
     implements LeadershipListener, MembershipListener, AutoCloseable {
@@ -110,6 +111,11 @@ public final class FailoverSweeper
   @Override
   public void left(Member member) {
     submit(term);
+  }
+
+  @Override
+  public void onFollowerDead(long forTerm, Member member) {
+    submit(forTerm);
   }
 
   private void submit(long forTerm) {

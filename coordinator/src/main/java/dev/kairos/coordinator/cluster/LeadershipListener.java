@@ -15,4 +15,10 @@ public interface LeadershipListener {
 
   /** The highest term this node knows of went up to {@code term} (its own or another's). */
   default void onTermObserved(long term) {}
+
+  /**
+   * While leading {@code term}, this node declared {@code member} dead: it has not answered
+   * heartbeats for the leader timeout (its znode may still exist). Called on the leadership thread.
+   */
+  default void onFollowerDead(long term, Member member) {}
 }

@@ -1,5 +1,6 @@
 package dev.kairos.coordinator.cluster;
 
+import dev.kairos.coordinator.assign.LiveNodes;
 import dev.kairos.coordinator.fence.StaleTermException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -69,8 +70,14 @@ public final class LeadershipManager implements AutoCloseable {
   private final Counter confirmationsDenied;
   private final Counter heartbeatFailures;
   private final Counter loopErrors;
+  private final Counter followersDeclaredDead;
   private final long timeoutNanos;
+  private final FollowerLiveness liveness;
   private CuratorCache leaderCache;
+
+  /** Only the loop thread touches it. */
+  private boolean warnedTwoMembers;
+
   private ScheduledExecutorService loop;
 
   private final Object lock = new Object();
@@ -108,6 +115,17 @@ public final class LeadershipManager implements AutoCloseable {
     this.confirmationsDenied = meters.counter("kairos.election.confirmations.denied");
     this.heartbeatFailures = meters.counter("kairos.election.heartbeat.failures");
     this.loopErrors = meters.counter("kairos.election.loop.errors");
+    this.followersDeclaredDead = meters.counter("kairos.cluster.followers.declared.dead");
+    this.liveness = new FollowerLiveness(timeoutNanos, nanos);
+  }
+
+  /**
+   * The ZooKeeper members minus those this node, while it leads, declared dead for not answering
+   * its heartbeats for the leader timeout: whom the scanner may assign fires to and whose entries
+   * the sweeper leaves in place.
+   */
+  public LiveNodes responsiveMembers() {
+    return () -> membership.current().stream().filter(liveness::isResponsive).toList();
   }
 
   public void addListener(LeadershipListener listener) {
@@ -240,7 +258,9 @@ public final class LeadershipManager implements AutoCloseable {
       }
       return;
     }
-    for (Member member : membership.members()) {
+    List<Member> members = membership.members();
+    warnIfTwoMembers(term, members.size());
+    for (Member member : members) {
       if (member.name().equals(self.name())) {
         continue;
       }
@@ -251,6 +271,7 @@ public final class LeadershipManager implements AutoCloseable {
       }
       try {
         long theirs = transport.heartbeat(member, term, self.name());
+        liveness.answered(member);
         synchronized (lock) {
           observe(theirs, "heartbeat reply of " + member.name());
         }
@@ -258,6 +279,48 @@ public final class LeadershipManager implements AutoCloseable {
         heartbeatFailures.increment();
         log.debug("term={} heartbeat to {} failed: {}", term, member.name(), e.toString());
       }
+    }
+    declareSilentFollowersDead(term);
+  }
+
+  /**
+   * DESIGN "Leadership": a majority of two is two, so with two members a dead leader is replaced
+   * only once its ZooKeeper session expires and its znode vanishes: failover then takes the session
+   * timeout, beyond the pre-read budget. Said once each time the cluster shrinks or grows to two.
+   */
+  private void warnIfTwoMembers(long term, int members) {
+    if (members != 2) {
+      warnedTwoMembers = false;
+      return;
+    }
+    if (!warnedTwoMembers) {
+      warnedTwoMembers = true;
+      log.warn(
+          "term={} the cluster has 2 members: if one dies, the other cannot get a majority to"
+              + " confirm it down and takes over only when its ZooKeeper session expires ({} ms),"
+              + " beyond the pre-read window; run 3 or more nodes",
+          term,
+          config.sessionTimeout().toMillis());
+    }
+  }
+
+  private void declareSilentFollowersDead(long term) {
+    List<Member> dead = liveness.expire(membership.members(), self.name());
+    for (Member member : dead) {
+      synchronized (lock) {
+        if (leadingTerm != term) {
+          return;
+        }
+      }
+      followersDeclaredDead.increment();
+      log.warn(
+          "term={} node={} (incarnation {}) has not answered heartbeats for {} ms: declared dead,"
+              + " its wheel moves to live nodes",
+          term,
+          member.name(),
+          member.incarnation(),
+          config.leaderTimeout().toMillis());
+      listeners.forEach(l -> l.onFollowerDead(term, member));
     }
   }
 
@@ -395,12 +458,26 @@ public final class LeadershipManager implements AutoCloseable {
         return;
       }
       observe(term, "own election");
+      liveness.elected(membership.members(), suspect);
       leadingTerm = term;
       electionsWon.increment();
       log.info("node={} elected leader of term {} ({})", self.name(), term, reason);
       listeners.forEach(l -> l.onElected(term));
     }
     leaderTick(term); // heartbeat at once
+    pruneOldTerms(term);
+  }
+
+  /** Keeps ZooKeeper's term history bounded; a failure costs nothing but a warning. */
+  private void pruneOldTerms(long term) {
+    try {
+      int pruned = terms.prune(term);
+      if (pruned > 0) {
+        log.info("term={} pruned {} old term znodes", term, pruned);
+      }
+    } catch (RuntimeException e) {
+      log.warn("term={} could not prune old term znodes; the next leader will", term, e);
+    }
   }
 
   /** Creates the leader znode, replacing a lower-term one atomically; false on a higher term. */
@@ -513,6 +590,7 @@ public final class LeadershipManager implements AutoCloseable {
     }
     long term = leadingTerm;
     leadingTerm = 0;
+    liveness.revoked();
     lastHeard = nanos.getAsLong();
     meters.counter("kairos.election.stepdowns", "reason", tag).increment();
     log.warn("node={} steps down from term {}: {}", self.name(), term, reason);

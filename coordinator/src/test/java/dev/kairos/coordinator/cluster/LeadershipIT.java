@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.coordinator.ClusterFixture;
+import dev.kairos.coordinator.assign.LiveNodes;
 import dev.kairos.coordinator.fence.ShardFence;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
@@ -137,6 +138,29 @@ class LeadershipIT {
         .isEqualTo(term);
 
     transport.unblockHeartbeatsTo(cutOff.name);
+  }
+
+  @Test
+  void aFollowerThatStopsAnsweringHeartbeatsIsDeclaredDeadWhileItsZnodeRemains() {
+    List<TestNode> all = three();
+    TestNode leader = awaitOneLeader(all);
+    awaitAgreement(all, leader.manager.leadingTerm());
+    TestNode silent = all.stream().filter(n -> n != leader).findFirst().orElseThrow();
+    LiveNodes responsive = leader.manager.responsiveMembers();
+    assertThat(responsive.current()).contains(silent.name);
+
+    transport.blockHeartbeatsTo(silent.name);
+
+    await(WAIT, silent.name + " declared dead", () -> !responsive.current().contains(silent.name));
+    assertThat(leader.counter("kairos.cluster.followers.declared.dead")).isEqualTo(1);
+    assertThat(leader.membership.current()).as("its znode is still there").contains(silent.name);
+    assertThat(leaders(all))
+        .as("no election: the others still hear the leader")
+        .containsExactly(leader);
+
+    transport.unblockHeartbeatsTo(silent.name);
+
+    await(WAIT, silent.name + " answers again", () -> responsive.current().contains(silent.name));
   }
 
   @Test

@@ -109,4 +109,25 @@ class TermAllocatorIT {
     assertThat(allocator.tryClaim(8, "m")).isFalse();
     assertThat(allocator.nextTerm()).isEqualTo(9);
   }
+
+  @Test
+  void prunedTermsAreGoneAndCanNeverBeClaimedAgain() throws Exception {
+    TermAllocator terms = new TermAllocator(a, layout, () -> 0);
+    int allocated = TermAllocator.RETAINED_TERMS + 20;
+    for (long t = 1; t <= allocated; t++) {
+      assertThat(terms.tryClaim(t, "a")).isTrue();
+    }
+
+    assertThat(terms.prune(allocated)).isEqualTo(20);
+
+    assertThat(a.getChildren().forPath(layout.terms())).hasSize(TermAllocator.RETAINED_TERMS);
+    assertThat(terms.highestAllocated()).isEqualTo(allocated);
+    assertThat(terms.owner(20)).as("pruned").isNull();
+    assertThat(new TermAllocator(b, layout, () -> 0).tryClaim(20, "b"))
+        .as("a pruned term is never allocated again, even by a candidate that read it free")
+        .isFalse();
+    assertThat(terms.owner(20)).isNull();
+    assertThat(terms.owner(21)).isEqualTo("a");
+    assertThat(new TermAllocator(b, layout, () -> 0).tryClaim(allocated + 1, "b")).isTrue();
+  }
 }

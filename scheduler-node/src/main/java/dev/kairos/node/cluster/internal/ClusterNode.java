@@ -83,7 +83,7 @@ final class ClusterNode implements AutoCloseable {
             w.keys(),
             w.scan(),
             w.clock(),
-            membership,
+            manager.responsiveMembers(),
             new ConsistentHashAssigner(),
             w.notifier(),
             new FireWindow(),
@@ -92,7 +92,13 @@ final class ClusterNode implements AutoCloseable {
         new LeaderDuties(
             term ->
                 new ScanLoop(
-                    term, fence, scanner, w.scan().interval(), manager::onStaleTerm, w.meters()),
+                    term,
+                    fence,
+                    scanner,
+                    w.scan().interval(),
+                    manager::onStaleTerm,
+                    w.meters(),
+                    w.clock()::nowMs),
             w.termObserved()::accept);
     NodeEntryMover mover =
         new NodeEntryMover(
@@ -107,7 +113,7 @@ final class ClusterNode implements AutoCloseable {
             w.self().name(),
             mover,
             fence,
-            membership,
+            manager.responsiveMembers(),
             w.clock(),
             w.election().sweepInterval(),
             manager::onStaleTerm,
@@ -117,6 +123,9 @@ final class ClusterNode implements AutoCloseable {
     membership.addListener(sweeper);
     Gauge.builder("kairos.cluster.term", manager, LeadershipManager::observedTerm)
         .description("the highest leader term this node has seen")
+        .register(w.meters());
+    Gauge.builder("kairos.cluster.members", membership, m -> m.members().size())
+        .description("members ZooKeeper shows; 2 means failover waits for the session timeout")
         .register(w.meters());
     Gauge.builder("kairos.cluster.leader", manager, m -> m.isLeader() ? 1 : 0)
         .description("1 while this node leads, else 0")
