@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +42,11 @@ public final class ScanLoop implements AutoCloseable {
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
   private final Counter errors;
   private final Counter passes;
+  private final LongSupplier clockMs;
   private volatile ScheduledExecutorService executor;
+
+  /** When the first pass of this term completed (clockMs), 0 before: takeover time in drills. */
+  private volatile long firstPassMs;
 
   /** Only the loop thread touches it. */
   private boolean fenced;
@@ -53,6 +58,22 @@ public final class ScanLoop implements AutoCloseable {
       Duration interval,
       Consumer<StaleTermException> onStaleTerm,
       MeterRegistry meters) {
+    this(term, fence, scanner, interval, onStaleTerm, meters, System::currentTimeMillis);
+  }
+
+  /**
+   * @param clockMs epoch ms, read only to timestamp the first completed pass ({@link
+   *     #firstPassMs()})
+   */
+  public ScanLoop(
+      long term,
+      ShardFence fence,
+      DueFireScanner scanner,
+      Duration interval,
+      Consumer<StaleTermException> onStaleTerm,
+      MeterRegistry meters,
+      LongSupplier clockMs) {
+    this.clockMs = clockMs;
     this.term = term;
     this.fence = fence;
     this.scanner = scanner;
@@ -69,6 +90,14 @@ public final class ScanLoop implements AutoCloseable {
   /** Whether the loop still scans: started, not closed, and not stopped by a fence. */
   public boolean isRunning() {
     return state.get() == State.STARTED;
+  }
+
+  /**
+   * Epoch ms (of the clock given at construction) at which the first scan pass of this term
+   * completed, or 0 while none has: how long a takeover took, as operators and drills see it.
+   */
+  public long firstPassMs() {
+    return firstPassMs;
   }
 
   private String threadName() {
@@ -102,6 +131,10 @@ public final class ScanLoop implements AutoCloseable {
       }
       ScanReport report = scanner.scan(term, this::isRunning);
       passes.increment();
+      if (firstPassMs == 0) {
+        firstPassMs = clockMs.getAsLong();
+        log.info("term={} first scan pass completed", term);
+      }
       if (report.firesClaimed() > 0 || report.casSkips() > 0 || report.jobErrors() > 0) {
         log.debug("term={} scan pass: {}", term, report);
       }

@@ -43,6 +43,7 @@ class ClusterHealthIndicator extends AbstractHealthIndicator {
         .withDetail("leader", leaderId)
         .withDetail("isLeader", leading > 0)
         .withDetail("scanningTerm", duties.scanningTerm())
+        .withDetail("firstScanMs", duties.firstScanMs())
         .withDetail("members", membership.current());
   }
 }

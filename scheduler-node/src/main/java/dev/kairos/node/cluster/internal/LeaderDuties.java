@@ -62,6 +62,12 @@ final class LeaderDuties implements LeadershipListener, AutoCloseable {
     return loop != null && loop.isRunning() ? loop.term() : 0;
   }
 
+  /** When the running term's first scan pass completed (cluster time, epoch ms), or 0. */
+  long firstScanMs() {
+    ScanLoop loop = current.get();
+    return loop != null && loop.isRunning() ? loop.firstPassMs() : 0;
+  }
+
   /** Closes the running loop, if any. */
   @Override
   public void close() {

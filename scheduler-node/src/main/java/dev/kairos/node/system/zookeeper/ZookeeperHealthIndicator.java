@@ -1,6 +1,7 @@
 package dev.kairos.node.system.zookeeper;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooKeeper;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 
@@ -27,9 +28,10 @@ class ZookeeperHealthIndicator extends AbstractHealthIndicator {
         .withDetail("requestedSessionTimeoutMs", properties.getSessionTimeout().toMillis());
     if (connected) {
       // The server may grant a different timeout than asked; the timing rules assume the ask.
-      builder.withDetail(
-          "negotiatedSessionTimeoutMs",
-          client.getZookeeperClient().getZooKeeper().getSessionTimeout());
+      ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+      builder.withDetail("negotiatedSessionTimeoutMs", zk.getSessionTimeout());
+      // What the servers' "cons" lists: tells an operator (and a drill) which server holds it.
+      builder.withDetail("sessionId", "0x" + Long.toHexString(zk.getSessionId()));
     }
   }
 }
