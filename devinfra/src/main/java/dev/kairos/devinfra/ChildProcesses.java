@@ -7,9 +7,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Server processes this JVM started. One shutdown hook kills whatever is still registered, so a
  * test JVM that exits without closing the kit (a crash, a forgotten close) leaves no orphan
- * redis-server behind.
+ * redis-server behind. Public so other test harnesses (the drills' node and executor JVMs) register
+ * their children with the same reaper.
  */
-final class ChildProcesses {
+public final class ChildProcesses {
 
   private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -20,15 +21,21 @@ final class ChildProcesses {
 
   private ChildProcesses() {}
 
-  static void register(Process process) {
+  /** Kills {@code process} when this JVM exits, unless {@link #forget} was called first. */
+  public static void register(Process process) {
     LIVE.add(process);
+  }
+
+  /** The caller ended {@code process} itself (or it died): the reaper need not kill it. */
+  public static void forget(Process process) {
+    LIVE.remove(process);
   }
 
   /**
    * Asks the process to terminate (SIGTERM, so Redis syncs its AOF), waits up to {@code
    * graceSeconds}, then kills it.
    */
-  static void terminate(Process process, long graceSeconds) {
+  public static void terminate(Process process, long graceSeconds) {
     try {
       process.destroy();
       if (!process.waitFor(graceSeconds, TimeUnit.SECONDS)) {

@@ -3,6 +3,7 @@ package dev.kairos.demo.executor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -52,9 +53,22 @@ public class DemoExecutorApplication {
    * counter.
    */
   public static ConfigurableApplicationContext start(Map<String, Object> properties) {
+    return start(properties, new Class<?>[0]);
+  }
+
+  /**
+   * As {@link #start(Map)}, with {@code extraSources} registered beside the demo's own beans (e.g.
+   * a component with more {@code @KairosJob} handlers, as the failover drills add).
+   */
+  public static ConfigurableApplicationContext start(
+      Map<String, Object> properties, Class<?>... extraSources) {
     Map<String, Object> copy = new LinkedHashMap<>(IN_PROCESS_DEFAULTS);
     copy.putAll(Objects.requireNonNull(properties));
     return new SpringApplicationBuilder(DemoExecutorApplication.class)
+        .sources(extraSources)
+        // The web application type is decided before initializers run, so the property in
+        // IN_PROCESS_DEFAULTS alone comes too late: without this the context starts Tomcat on 8080.
+        .web(WebApplicationType.NONE)
         .properties("spring.config.name=" + CONFIG_NAME)
         // Whoever started it closes it; Boot's own hook would race with the caller's order.
         .registerShutdownHook(false)
