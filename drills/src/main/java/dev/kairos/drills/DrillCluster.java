@@ -1,0 +1,226 @@
+package dev.kairos.drills;
+
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.FreePorts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Scheduler nodes and executors as child JVMs against the embedded infrastructure of the test JVM,
+ * all on loopback: {@code node-1..n} ({@link dev.kairos.node.KairosNodeApplication}) and {@code
+ * exec-1..m} ({@link DrillExecutorMain}). One cluster id names its ZooKeeper root and its executor
+ * app, so drills sharing the infrastructure never see each other's members, topics or slots. {@link
+ * #close()} kills every process it started.
+ */
+public final class DrillCluster implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(DrillCluster.class);
+
+  /** Child JVMs are small: the whole drill runs on a 2-core build machine. */
+  private static final List<String> JVM_OPTIONS =
+      List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+
+  private final EmbeddedInfrastructure infra;
+  private final Path dir;
+  private final String id;
+  private final String secret = "drill-secret-" + UUID.randomUUID();
+  private final int queues;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final List<DrillNode> nodes = new ArrayList<>();
+  private final List<DrillExecutor> executors = new ArrayList<>();
+  private final String bearerToken;
+
+  /**
+   * @param dir logs, start logs and stats files go here (one file per process)
+   * @param id names the ZooKeeper root ({@code /<id>}) and the executor app
+   * @param queues queues per handler topic = executor slots of the app
+   * @param bearerToken for the nodes' protected actuator endpoints, or null
+   */
+  public DrillCluster(
+      EmbeddedInfrastructure infra, Path dir, String id, int queues, String bearerToken) {
+    this.infra = infra;
+    this.dir = dir.toAbsolutePath();
+    this.id = id;
+    this.queues = queues;
+    this.bearerToken = bearerToken;
+  }
+
+  /** The executor app of the drill's jobs. */
+  public String app() {
+    return id;
+  }
+
+  public List<DrillNode> nodes() {
+    return List.copyOf(nodes);
+  }
+
+  public List<DrillExecutor> executors() {
+    return List.copyOf(executors);
+  }
+
+  public DrillNode node(String name) {
+    return nodes.stream()
+        .filter(n -> n.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no node " + name));
+  }
+
+  /**
+   * Adds and starts {@code node-<k>} (k = nodes so far + 1) on a free port; returns without waiting
+   * for it to be up. Extra arguments (e.g. {@code --kairos.cluster.leader-timeout=2s}) go last.
+   */
+  public DrillNode startNode(String... extraArgs) {
+    String name = "node-" + (nodes.size() + 1);
+    int port = FreePorts.pick();
+    List<String> args = new ArrayList<>();
+    infra.springProperties().forEach((k, v) -> args.add("--" + k + "=" + v));
+    args.add("--server.port=" + port);
+    args.add("--kairos.node.name=" + name);
+    args.add("--kairos.node.internal-address=127.0.0.1:" + port);
+    args.add("--kairos.zookeeper.root-path=/" + id);
+    args.add("--kairos.cluster.secret=" + secret);
+    args.add("--kairos.rocketmq.default-queue-count=" + queues);
+    // No PostgreSQL in the drills: history is not what they test, and it costs a server.
+    args.add("--kairos.sync.enabled=false");
+    args.add("--spring.application.name=" + name);
+    args.addAll(List.of(extraArgs));
+    ChildJvm jvm =
+        new ChildJvm(
+            name,
+            "dev.kairos.node.KairosNodeApplication",
+            jvmOptions(name),
+            args,
+            dir.resolve(name + ".log"));
+    DrillNode node = new DrillNode(name, port, jvm, new NodeProbe(http, port, bearerToken));
+    nodes.add(node);
+    jvm.start();
+    return node;
+  }
+
+  /**
+   * Adds and starts executor {@code exec-<k>} of the drill's app with a fresh instance id; returns
+   * without waiting (see {@link #awaitExecutorSlot}).
+   */
+  public DrillExecutor startExecutor(String... extraArgs) {
+    String name = "exec-" + (executors.size() + 1);
+    String instanceId = name + "-" + UUID.randomUUID().toString().substring(0, 8);
+    Path startLog = dir.resolve(name + ".starts");
+    Path stats = dir.resolve(name + ".stats");
+    Map<String, String> infraProperties = infra.springProperties();
+    List<String> args = new ArrayList<>();
+    infraProperties.forEach((k, v) -> args.add("--" + k + "=" + v));
+    args.add("--kairos.executor.app=" + id);
+    args.add("--kairos.executor.instance-id=" + instanceId);
+    args.add("--kairos.executor.host=127.0.0.1");
+    args.add("--kairos.rocketmq.default-queue-count=" + queues);
+    args.add("--drills.start-log=" + startLog);
+    args.add("--drills.stats-file=" + stats);
+    args.addAll(List.of(extraArgs));
+    ChildJvm jvm =
+        new ChildJvm(
+            name,
+            DrillExecutorMain.class.getName(),
+            jvmOptions(name),
+            args,
+            dir.resolve(name + ".log"));
+    DrillExecutor executor = new DrillExecutor(instanceId, jvm, startLog, stats);
+    executors.add(executor);
+    jvm.start();
+    return executor;
+  }
+
+  private List<String> jvmOptions(String name) {
+    Path tmp = dir.resolve("tmp").resolve(name);
+    try {
+      Files.createDirectories(tmp); // Tomcat and RocketMQ write there; the JVM never creates it
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + tmp, e);
+    }
+    List<String> options = new ArrayList<>(JVM_OPTIONS);
+    options.add("-Djava.io.tmpdir=" + tmp);
+    options.add("-Dkairos.drill.process=" + id + "/" + name); // visible in ps, for humans
+    return options;
+  }
+
+  /** Waits until {@code executor} holds a slot (its stats file names one). */
+  public void awaitExecutorSlot(DrillExecutor executor, Duration timeout) {
+    Polling.until(
+        timeout,
+        executor.instanceId() + " holds a slot",
+        () -> {
+          if (!executor.process().isAlive()) {
+            throw new ProcessExitedException(executor.process());
+          }
+          return executor.slot() >= 0;
+        });
+  }
+
+  /**
+   * Waits until every node in {@code expected} that is alive agrees on one leader that has
+   * completed a scan pass of its term, and returns the leader.
+   */
+  public DrillNode awaitLeader(List<DrillNode> expected, Duration timeout) {
+    Supplier<Optional<DrillNode>> agreed =
+        () -> {
+          String leader = null;
+          long term = -1;
+          for (DrillNode node : expected) {
+            NodeProbe.ClusterView view = node.probe().cluster();
+            if (view.leader().isEmpty() || (leader != null && !leader.equals(view.leader()))) {
+              return Optional.empty();
+            }
+            if (term >= 0 && term != view.term()) {
+              return Optional.empty();
+            }
+            leader = view.leader();
+            term = view.term();
+          }
+          DrillNode candidate = node(leader);
+          return candidate.probe().cluster().scanning() ? Optional.of(candidate) : Optional.empty();
+        };
+    return Polling.value(timeout, "one scanning leader agreed by " + expected, agreed);
+  }
+
+  /** Waits until every node in {@code expected} sees exactly {@code members} members. */
+  public void awaitMembers(List<DrillNode> expected, int members, Duration timeout) {
+    Polling.until(
+        timeout,
+        expected + " see " + members + " members",
+        () -> {
+          for (DrillNode node : expected) {
+            if (!node.process().isAlive()) {
+              throw new ProcessExitedException(node.process());
+            }
+            if (node.probe().cluster().members() != members) {
+              return false;
+            }
+          }
+          return true;
+        });
+  }
+
+  /** Kills every process (executors first, so none is left consuming); close twice is a no-op. */
+  @Override
+  public void close() {
+    for (DrillExecutor executor : executors) {
+      executor.process().close();
+    }
+    for (DrillNode node : nodes) {
+      node.process().close();
+    }
+    log.info("drill cluster {} closed: logs under {}", id, dir);
+  }
+}

@@ -1,0 +1,126 @@
+package dev.kairos.drills;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Reads one node's state over its HTTP port, the way an operator would: the {@code cluster} health
+ * component and Prometheus counters. A node that does not answer (killed, paused, starting) makes
+ * the call throw; pollers treat that as "not yet".
+ */
+public final class NodeProbe {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(3);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http;
+  private final int port;
+  private final String bearerToken;
+
+  /**
+   * @param bearerToken sent to actuator endpoints other than health, or null when the node does not
+   *     require one
+   */
+  public NodeProbe(HttpClient http, int port, String bearerToken) {
+    this.http = http;
+    this.port = port;
+    this.bearerToken = bearerToken;
+  }
+
+  /** The node's view of the cluster, from {@code /actuator/health/cluster}. */
+  public ClusterView cluster() {
+    try {
+      return ClusterView.of(JSON.readTree(get("/actuator/health/cluster", false)).path("details"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable cluster health on port " + port, e);
+    }
+  }
+
+  /** The node's ZooKeeper session id ({@code 0x...}), from {@code /actuator/health/zookeeper}. */
+  public String zookeeperSessionId() {
+    try {
+      String id =
+          JSON.readTree(get("/actuator/health/zookeeper", false))
+              .path("details")
+              .path("sessionId")
+              .asText();
+      if (id.isEmpty()) {
+        throw new IllegalStateException("node on port " + port + " has no ZooKeeper session");
+      }
+      return id;
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable zookeeper health on port " + port, e);
+    }
+  }
+
+  /**
+   * Sum of every sample of Prometheus metric {@code name} (e.g. {@code
+   * kairos_fence_rejections_total}) whose labels include {@code labels}; 0 when the node has not
+   * registered it.
+   */
+  public double metric(String name, Map<String, String> labels) {
+    return PrometheusText.sum(get("/actuator/prometheus", true), name, labels);
+  }
+
+  public double metric(String name) {
+    return metric(name, Map.of());
+  }
+
+  private String get(String path, boolean authenticated) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(TIMEOUT);
+    if (authenticated && bearerToken != null) {
+      request.header("Authorization", "Bearer " + bearerToken);
+    }
+    try {
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      // Health answers 503 with its details when another component is down: still readable.
+      if (response.statusCode() != 200 && response.statusCode() != 503) {
+        throw new IllegalStateException(
+            "GET " + path + " on port " + port + " answered " + response.statusCode());
+      }
+      return response.body();
+    } catch (IOException e) {
+      throw new UncheckedIOException("GET " + path + " on port " + port + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** The {@code cluster} health details of one node. */
+  public record ClusterView(
+      String node,
+      long term,
+      String leader,
+      boolean isLeader,
+      long scanningTerm,
+      long firstScanMs,
+      int members) {
+
+    static ClusterView of(JsonNode d) {
+      return new ClusterView(
+          d.path("node").asText(),
+          d.path("term").asLong(),
+          d.path("leader").asText(),
+          d.path("isLeader").asBoolean(),
+          d.path("scanningTerm").asLong(),
+          d.path("firstScanMs").asLong(),
+          d.path("members").size());
+    }
+
+    /** Leads a term and has completed its first scan pass of it. */
+    public boolean scanning() {
+      return isLeader && scanningTerm > 0 && firstScanMs > 0;
+    }
+  }
+}

@@ -1,0 +1,9 @@
+package dev.kairos.drills;
+
+/** A child process the drill waits on is gone: waiting longer cannot help. */
+public final class ProcessExitedException extends IllegalStateException {
+
+  public ProcessExitedException(ChildJvm process) {
+    super(process.name() + " exited; see " + process.logFile());
+  }
+}

@@ -1,0 +1,156 @@
+package dev.kairos.drills;
+
+import dev.kairos.core.redis.ClusterMetadata;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.ZkMode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One drill class = one cluster: three scheduler nodes and two executors as child JVMs on the
+ * shared embedded infrastructure (standalone Redis, a 3-server ZooKeeper ensemble, RocketMQ), and
+ * {@value #JOBS} jobs firing every second. Redis is flushed first, and the ZooKeeper root and
+ * executor app are unique to the class, so drills never see each other's state.
+ */
+@RealInfra(redis = RedisMode.STANDALONE, zookeeper = ZkMode.ENSEMBLE, rocketMq = true)
+abstract class DrillBase {
+
+  static final Logger log = LoggerFactory.getLogger("drill");
+
+  static final int NODES = 3;
+  static final int EXECUTORS = 2;
+  static final int JOBS = 300;
+  static final int QUEUES = 4;
+
+  static final Duration START_DEADLINE = Duration.ofSeconds(120);
+  static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(30);
+  static final Duration STARTS_DEADLINE = Duration.ofSeconds(60);
+
+  static EmbeddedInfrastructure infra;
+  static DrillCluster cluster;
+  static KairosRedis redis;
+  static RedisKeys keys;
+  static StartLedger ledger;
+  static DrillJobs jobs;
+
+  @BeforeAll
+  static void startCluster(EmbeddedInfrastructure infrastructure, TestInfo info) {
+    infra = infrastructure;
+    String drill = info.getTestClass().orElseThrow().getSimpleName().toLowerCase(Locale.ROOT);
+    String id = drill.replace("drillit", "") + "-" + UUID.randomUUID().toString().substring(0, 6);
+    redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(5));
+    redis.sync().flushall();
+    cluster = new DrillCluster(infra, Path.of("target", "drills", id), id, QUEUES, null);
+    // What the first node would write; written here so executors start beside the nodes (an
+    // executor refuses to start before the shard count exists).
+    keys = new RedisKeys(ClusterMetadata.initialise(redis, RedisKeys.DEFAULT_SHARDS));
+    for (int i = 0; i < NODES; i++) {
+      cluster.startNode();
+    }
+    for (int i = 0; i < EXECUTORS; i++) {
+      cluster.startExecutor();
+    }
+    cluster.awaitMembers(cluster.nodes(), NODES, START_DEADLINE);
+    DrillNode leader = cluster.awaitLeader(cluster.nodes(), START_DEADLINE);
+    for (DrillExecutor executor : cluster.executors()) {
+      cluster.awaitExecutorSlot(executor, START_DEADLINE);
+    }
+    ledger = new StartLedger(redis, keys);
+    jobs = DrillJobs.create(new JobStore(redis, keys, System::currentTimeMillis), id, "job", JOBS);
+    log.info(
+        "drill {}: {} nodes up, {} leads, {} executors hold slots, {} jobs created",
+        id,
+        NODES,
+        leader.name(),
+        EXECUTORS,
+        JOBS);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    try {
+      if (cluster != null) {
+        cluster.close();
+      }
+    } finally {
+      if (redis != null) {
+        redis.close();
+      }
+    }
+  }
+
+  /** The current leader as every live node in {@code among} agrees. */
+  static DrillNode leader(List<DrillNode> among) {
+    return cluster.awaitLeader(among, TAKEOVER_DEADLINE);
+  }
+
+  static List<DrillNode> except(DrillNode excluded) {
+    return cluster.nodes().stream().filter(n -> n != excluded).toList();
+  }
+
+  /** A node's persisted wheel and inflight entries (trigger ids), read from Redis. */
+  record Held(List<String> wheel, List<String> inflight) {
+
+    List<String> all() {
+      List<String> all = new ArrayList<>(wheel);
+      all.addAll(inflight);
+      return all;
+    }
+
+    boolean isEmpty() {
+      return wheel.isEmpty() && inflight.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+      return wheel.size() + " on its wheel, " + inflight.size() + " inflight";
+    }
+  }
+
+  /** What {@code node} holds in Redis right now, over every shard. */
+  static Held held(String node) {
+    List<String> wheel = new ArrayList<>();
+    List<String> inflight = new ArrayList<>();
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      wheel.addAll(redis.sync().zrange(RedisKeys.wheel(shard, node), 0, -1));
+      inflight.addAll(redis.sync().zrange(RedisKeys.inflight(shard, node), 0, -1));
+    }
+    return new Held(wheel, inflight);
+  }
+
+  /**
+   * Kills {@code node} {@code offsetMs} after the next whole second: every job fires on the second,
+   * so the node is then taking entries off its wheel and sending them (inflight).
+   */
+  static long killAfterFireBoundary(DrillNode node, long offsetMs) throws InterruptedException {
+    long now = System.currentTimeMillis();
+    Thread.sleep(1000 - Math.floorMod(now, 1000) + offsetMs);
+    long killedAt = System.currentTimeMillis();
+    node.process().kill();
+    return killedAt;
+  }
+
+  /** Sum of a Prometheus counter over {@code nodes}. */
+  static double sum(List<DrillNode> nodes, String metric) {
+    return nodes.stream().mapToDouble(n -> n.probe().metric(metric)).sum();
+  }
+
+  /** The observation window grows by {@code duration}: the workload runs by itself meanwhile. */
+  static void letRun(Duration duration) throws InterruptedException {
+    Thread.sleep(duration.toMillis());
+  }
+}

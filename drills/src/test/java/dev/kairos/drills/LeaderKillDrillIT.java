@@ -1,0 +1,48 @@
+package dev.kairos.drills;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** DESIGN "Correctness, measured": kill -9 the leader. */
+class LeaderKillDrillIT extends DrillBase {
+
+  @Test
+  void killedLeaderIsReplacedWithNoMissedAndNoDuplicateStart() throws Exception {
+    long from = System.currentTimeMillis() + 2_000;
+    letRun(Duration.ofSeconds(8));
+    DrillNode old = leader(cluster.nodes());
+    long oldTerm = old.probe().cluster().term();
+
+    long killedAt = System.currentTimeMillis();
+    old.process().kill();
+    DrillNode next = leader(except(old));
+    NodeProbe.ClusterView view = next.probe().cluster();
+    long takeoverMs = view.firstScanMs() - killedAt;
+
+    letRun(Duration.ofSeconds(15));
+    long to = System.currentTimeMillis();
+    StartLedger.Outcome outcome =
+        ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_DEADLINE);
+    Lateness aroundKill =
+        outcome.latenessOf(jobs.expectedTriggerIds(killedAt, killedAt + takeoverMs + 2_000));
+    log.info(
+        "DRILL leader-kill: killed {} (term {}); {} leads term {}; kill -> first scan {} ms;"
+            + " window {}; fires due within the takeover {}",
+        old.name(),
+        oldTerm,
+        next.name(),
+        view.term(),
+        takeoverMs,
+        outcome.summary(),
+        aroundKill);
+
+    assertThat(view.term()).as("the new leader's term").isGreaterThan(oldTerm);
+    assertThat(outcome.missed()).as("expected fires with no start").isEmpty();
+    assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
+    assertThat(outcome.claimedNotLogged())
+        .as("start claims without a handler start: no executor was killed")
+        .isEmpty();
+  }
+}
