@@ -5,6 +5,7 @@
 -- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
 -- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
 -- KEYS[4]  kairos:{s}:jobs      SET     ids of the shard's jobs
+-- KEYS[5]  kairos:{s}:apps      HASH    executor app -> enabled jobs of the shard
 --
 -- ARGV[1]  job id
 -- ARGV[2]  first fire, epoch ms, or '' when the job is not scheduled (API-only or disabled)
@@ -16,7 +17,17 @@
 -- Returns  {'EXISTS'} when a job with this id exists (nothing is written),
 --          otherwise {'OK', field1, value1, ...} (the stored hash)
 
-local job, due, events, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local job, due, events, index, apps = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+
+-- Keeps kairos:{s}:apps (enabled jobs per executor app) in step with the job's enabled flag.
+local function countApp(apps, app, delta)
+  if app and app ~= '' then
+    if redis.call('HINCRBY', apps, app, delta) <= 0 then
+      redis.call('HDEL', apps, app)
+    end
+  end
+end
+
 local id, score, maxlen, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 if redis.call('EXISTS', job) == 1 then
@@ -33,6 +44,10 @@ if score ~= '' then
   redis.call('HSET', job, 'nextFireMs', score)
 end
 redis.call('SADD', index, id)
+local stored = redis.call('HMGET', job, 'app', 'enabled')
+if stored[2] == 'true' then
+  countApp(apps, stored[1], 1)
+end
 
 local hash = redis.call('HGETALL', job)
 redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', 'type', 'JOB_UPSERTED', 'ms', now,

@@ -6,6 +6,7 @@
 -- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
 -- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
 -- KEYS[4]  kairos:{s}:jobs      SET     ids of the shard's jobs
+-- KEYS[5]  kairos:{s}:apps      HASH    executor app -> enabled jobs of the shard
 --
 -- ARGV[1]  job id
 -- ARGV[2]  expected version, or '' to delete whatever version is stored
@@ -16,10 +17,20 @@
 --          (the versions the deletion would have had, so a replayed older upsert loses)
 -- Returns  {'NOT_FOUND'}, {'CONFLICT', actualVersion} or {'OK', deletedVersion}
 
-local job, due, events, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local job, due, events, index, apps = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+
+-- Keeps kairos:{s}:apps (enabled jobs per executor app) in step with the job's enabled flag.
+local function countApp(apps, app, delta)
+  if app and app ~= '' then
+    if redis.call('HINCRBY', apps, app, delta) <= 0 then
+      redis.call('HDEL', apps, app)
+    end
+  end
+end
+
 local id, expected, maxlen, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
-local cur = redis.call('HMGET', job, 'version', 'scheduleVersion')
+local cur = redis.call('HMGET', job, 'version', 'scheduleVersion', 'app', 'enabled')
 if not cur[1] then
   return {'NOT_FOUND'}
 end
@@ -29,6 +40,9 @@ end
 
 local version = tonumber(cur[1]) + 1
 redis.call('DEL', job)
+if cur[4] == 'true' then
+  countApp(apps, cur[3], -1)
+end
 redis.call('ZREM', due, id)
 redis.call('SREM', index, id)
 redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', 'type', 'JOB_DELETED', 'ms', now,

@@ -4,6 +4,7 @@
 -- KEYS[1]  kairos:{s}:job:<id>  HASH    the job
 -- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
 -- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
+-- KEYS[4]  kairos:{s}:apps      HASH    executor app -> enabled jobs of the shard
 --
 -- ARGV[1]  job id
 -- ARGV[2]  'true' to enable, 'false' to disable
@@ -19,11 +20,21 @@
 -- Returns  {'NOT_FOUND'}; {'RETRY'} when enabling and the schedule changed since ARGV[3] was
 --          computed; {'UNCHANGED', field1, value1, ...}; or {'OK', field1, value1, ...}
 
-local job, due, events = KEYS[1], KEYS[2], KEYS[3]
+local job, due, events, apps = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+-- Keeps kairos:{s}:apps (enabled jobs per executor app) in step with the job's enabled flag.
+local function countApp(apps, app, delta)
+  if app and app ~= '' then
+    if redis.call('HINCRBY', apps, app, delta) <= 0 then
+      redis.call('HDEL', apps, app)
+    end
+  end
+end
+
 local id, enable, score, forVersion, maxlen, now =
   ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 
-local cur = redis.call('HMGET', job, 'version', 'scheduleVersion', 'enabled')
+local cur = redis.call('HMGET', job, 'version', 'scheduleVersion', 'enabled', 'app')
 if not cur[1] then
   return {'NOT_FOUND'}
 end
@@ -50,10 +61,12 @@ if enable == 'true' then
     redis.call('HSET', job, 'nextFireMs', score)
   end
   redis.call('HSET', job, 'enabled', 'true')
+  countApp(apps, cur[4], 1)
 else
   redis.call('ZREM', due, id)
   redis.call('HDEL', job, 'nextFireMs')
   redis.call('HSET', job, 'enabled', 'false', 'scheduleVersion', tonumber(cur[2]) + 1)
+  countApp(apps, cur[4], -1)
 end
 redis.call('HSET', job, 'version', tonumber(cur[1]) + 1, 'updatedMs', now)
 

@@ -5,6 +5,7 @@
 -- KEYS[1]  kairos:{s}:job:<id>  HASH    the job
 -- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
 -- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
+-- KEYS[4]  kairos:{s}:apps      HASH    executor app -> enabled jobs of the shard
 --
 -- ARGV[1]  job id
 -- ARGV[2]  expected version (optimistic concurrency)
@@ -25,11 +26,21 @@
 -- Appends  type JOB_UPSERTED ms <now> <every field of the stored hash>
 -- Returns  {'NOT_FOUND'}, {'CONFLICT', actualVersion}, or {'OK', field1, value1, ...}
 
-local job, due, events = KEYS[1], KEYS[2], KEYS[3]
+local job, due, events, apps = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+-- Keeps kairos:{s}:apps (enabled jobs per executor app) in step with the job's enabled flag.
+local function countApp(apps, app, delta)
+  if app and app ~= '' then
+    if redis.call('HINCRBY', apps, app, delta) <= 0 then
+      redis.call('HDEL', apps, app)
+    end
+  end
+end
+
 local id, expected, score, maxlen, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 
 local cur = redis.call('HMGET', job,
-  'version', 'scheduleVersion', 'scheduleType', 'schedule', 'zone', 'enabled')
+  'version', 'scheduleVersion', 'scheduleType', 'schedule', 'zone', 'enabled', 'app')
 if not cur[1] then
   return {'NOT_FOUND'}
 end
@@ -54,6 +65,13 @@ end
 
 redis.call('HSET', job, unpack(fields))
 redis.call('HSET', job, 'version', tonumber(cur[1]) + 1, 'scheduleVersion', scheduleVersion)
+-- The app may have changed too: take the job off its old app's count, put it on the new one's.
+if wasEnabled then
+  countApp(apps, cur[7], -1)
+end
+if isEnabled then
+  countApp(apps, redis.call('HGET', job, 'app'), 1)
+end
 if not isEnabled or score == '' then
   redis.call('ZREM', due, id)
   redis.call('HDEL', job, 'nextFireMs')

@@ -5,6 +5,7 @@
 -- KEYS[1]  kairos:{s}:job:<id>  HASH  the job
 -- KEYS[2]  kairos:{s}:due       ZSET  job id -> next fire ms
 -- KEYS[3]  kairos:{s}:jobs      SET   ids of the shard's jobs
+-- KEYS[4]  kairos:{s}:apps      HASH  executor app -> enabled jobs of the shard (core's count)
 --
 -- ARGV[1]  job id
 -- ARGV[2]  next fire, epoch ms, or '' when the job is not scheduled
@@ -21,6 +22,10 @@ for i = 3, #ARGV do
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('SADD', KEYS[3], ARGV[1])
+local stored = redis.call('HMGET', KEYS[1], 'app', 'enabled')
+if stored[2] == 'true' and stored[1] and stored[1] ~= '' then
+  redis.call('HINCRBY', KEYS[4], stored[1], 1)
+end
 if ARGV[2] ~= '' then
   redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
   redis.call('HSET', KEYS[1], 'nextFireMs', ARGV[2])

@@ -6,6 +6,7 @@ import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.EnabledApps;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedPostgreSql;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
@@ -128,6 +129,8 @@ class RedisRebuilderIT {
           .as("due score of %s", id)
           .isEqualTo(dueScores.get(id));
     }
+    // 12 of the 60 are disabled; the rest count as billing's enabled jobs again.
+    assertThat(new EnabledApps(fx.redis, fx.keys, 5_000).read()).isEqualTo(Map.of("billing", 48L));
   }
 
   @Test

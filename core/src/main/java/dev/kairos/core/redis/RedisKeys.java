@@ -71,6 +71,15 @@ public final class RedisKeys {
     return tag(shard) + "jobs";
   }
 
+  /**
+   * HASH: executor app name -> number of enabled jobs of the shard that name it. Maintained by
+   * every script that creates, deletes, enables, disables or updates a job (and by the rebuild), so
+   * "which apps have enabled jobs" is one small read per shard instead of a scan of all jobs.
+   */
+  public static String enabledApps(int shard) {
+    return tag(shard) + "apps";
+  }
+
   /** Prefix of job hashes in a shard, for scripts that build the key from a job id. */
   public static String jobPrefix(int shard) {
     return tag(shard) + "job:";

@@ -116,7 +116,8 @@ public final class JobStore {
               RedisKeys.job(shard, stored.id()),
               RedisKeys.due(shard),
               RedisKeys.events(shard),
-              RedisKeys.jobIndex(shard)
+              RedisKeys.jobIndex(shard),
+              RedisKeys.enabledApps(shard)
             },
             args);
     if (status(reply).equals("EXISTS")) {
@@ -175,7 +176,10 @@ public final class JobStore {
         run(
             updateJob,
             new String[] {
-              RedisKeys.job(shard, job.id()), RedisKeys.due(shard), RedisKeys.events(shard)
+              RedisKeys.job(shard, job.id()),
+              RedisKeys.due(shard),
+              RedisKeys.events(shard),
+              RedisKeys.enabledApps(shard)
             },
             args);
     return switch (status(reply)) {
@@ -281,7 +285,8 @@ public final class JobStore {
               RedisKeys.job(shard, jobId),
               RedisKeys.due(shard),
               RedisKeys.events(shard),
-              RedisKeys.jobIndex(shard)
+              RedisKeys.jobIndex(shard),
+              RedisKeys.enabledApps(shard)
             },
             List.of(jobId, expectedVersion, eventsMaxLen, Long.toString(clock.nowMs())));
     switch (status(reply)) {
@@ -300,7 +305,10 @@ public final class JobStore {
         run(
             setJobEnabled,
             new String[] {
-              RedisKeys.job(shard, jobId), RedisKeys.due(shard), RedisKeys.events(shard)
+              RedisKeys.job(shard, jobId),
+              RedisKeys.due(shard),
+              RedisKeys.events(shard),
+              RedisKeys.enabledApps(shard)
             },
             List.of(
                 jobId,

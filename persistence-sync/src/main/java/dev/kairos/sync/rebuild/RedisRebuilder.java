@@ -169,7 +169,10 @@ public final class RedisRebuilder {
               redis.sync(),
               ScriptOutputType.INTEGER,
               new String[] {
-                RedisKeys.job(shard, job.id()), RedisKeys.due(shard), RedisKeys.jobIndex(shard)
+                RedisKeys.job(shard, job.id()),
+                RedisKeys.due(shard),
+                RedisKeys.jobIndex(shard),
+                RedisKeys.enabledApps(shard)
               },
               args.toArray(String[]::new));
       if (done == 1) {
