@@ -12,6 +12,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
+import dev.kairos.node.alarm.LeaderView;
 import dev.kairos.node.cluster.TimingParameters;
 import dev.kairos.node.fire.NodeFirePath;
 import dev.kairos.node.fire.ObservedTerm;
@@ -122,6 +123,12 @@ class LeadershipConfiguration {
   @Bean(destroyMethod = "")
   LeadershipManager leadershipManager(ClusterNode node) {
     return node.manager();
+  }
+
+  /** What the alarm monitors read about leadership (NO_LEADER, and who judges cluster alarms). */
+  @Bean
+  LeaderView leaderView(ClusterNode node, CuratorFramework curator) {
+    return new ClusterLeaderView(node.manager(), node.membership(), curator);
   }
 
   @Bean
