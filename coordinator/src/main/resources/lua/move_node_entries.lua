@@ -7,6 +7,7 @@
 -- KEYS[3]  kairos:{s}:wheel:<D>      ZSET    trigger id -> fire ms
 -- KEYS[4]  kairos:{s}:inflight:<D>   ZSET    trigger id -> ms taken off the wheel
 -- KEYS[5]  kairos:{s}:events         STREAM
+-- KEYS[6]  kairos:{s}:open           ZSET    open triggers: a dropped (final) trigger leaves it
 --
 -- ARGV[1]  term of the caller
 -- ARGV[2]  now, epoch ms
@@ -82,6 +83,7 @@ local function move(source, triggerId)
     if state then
       redis.call('HSET', triggerKey, 'state', 'DROPPED_STALE', 'endedMs', now, 'message', reason)
     end
+    redis.call('ZREM', KEYS[6], triggerId)
     redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
       'type', 'TRIGGER_UPDATED', 'triggerId', triggerId, 'jobId', jobId,
       'state', 'DROPPED_STALE', 'message', reason, 'ms', now)

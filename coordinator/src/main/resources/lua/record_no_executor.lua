@@ -6,6 +6,7 @@
 -- KEYS[3]  kairos:{s}:events         STREAM
 -- KEYS[4]  kairos:{s}:due            ZSET
 -- KEYS[5]  kairos:{s}:job:<jobId>    HASH
+-- KEYS[6]  kairos:{s}:open           ZSET  open triggers: a final trigger leaves it
 --
 -- ARGV[1]  trigger id
 -- ARGV[2]  job id
@@ -27,6 +28,7 @@ local now = tonumber(ARGV[3])
 local t = redis.call('HMGET', KEYS[2], 'state', 'scheduleVersion')
 if t[1] == 'CLAIMED' or t[1] == 'DISPATCHED' then
   redis.call('HSET', KEYS[2], 'state', 'NO_EXECUTOR', 'endedMs', ARGV[3], 'message', ARGV[4])
+  redis.call('ZREM', KEYS[6], ARGV[1])
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*',
     'type', 'TRIGGER_UPDATED', 'triggerId', ARGV[1], 'jobId', ARGV[2],
     'state', 'NO_EXECUTOR', 'message', ARGV[4], 'ms', ARGV[3])

@@ -4,6 +4,7 @@
 -- KEYS[1]  kairos:{s}:wheel:<N>     ZSET  trigger id -> fire ms
 -- KEYS[2]  kairos:{s}:inflight:<N>  ZSET  trigger id -> ms it was taken off the wheel
 -- KEYS[3]  kairos:{s}:events        STREAM
+-- KEYS[4]  kairos:{s}:open          ZSET  open triggers: a dropped (final) trigger leaves it
 --
 -- ARGV[1]  upTo: entries with fire ms <= upTo are taken
 -- ARGV[2]  limit: at most this many entries per call
@@ -25,7 +26,7 @@
 --         {triggerId, jobId, fireMs, app, handler, params, routing, block, timeoutMs, attempt}
 --         (a missing field is returned as "")
 
-local wheel, inflight, events = KEYS[1], KEYS[2], KEYS[3]
+local wheel, inflight, events, open = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now = ARGV[3]
 local jobPrefix, triggerPrefix, maxlen = ARGV[4], ARGV[5], ARGV[6]
 
@@ -37,6 +38,7 @@ local function dropStale(triggerId, triggerKey, jobId, reason)
   if redis.call('EXISTS', triggerKey) == 1 then
     redis.call('HSET', triggerKey, 'state', 'DROPPED_STALE', 'endedMs', now, 'message', reason)
   end
+  redis.call('ZREM', open, triggerId)
   redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
     'type', 'TRIGGER_UPDATED', 'triggerId', triggerId, 'jobId', jobId,
     'state', 'DROPPED_STALE', 'message', reason, 'ms', now)

@@ -2,6 +2,7 @@
 --
 -- KEYS[1]  the trigger HASH   kairos:{s}:trigger:<triggerId>   (fields: TriggerFields)
 -- KEYS[2]  the shard's STREAM kairos:{s}:events                 (read by persistence-sync)
+-- KEYS[3]  the shard's open-trigger ZSET kairos:{s}:open         (the lost-trigger monitor's index)
 -- ARGV[1]  trigger id
 -- ARGV[2]  job id
 -- ARGV[3]  scheduled fire time, epoch ms, from the message (used when the record has none)
@@ -18,6 +19,7 @@
 --   CLAIMED | DISPATCHED, fire time older than D -> EXPIRED                          => EXPIRED
 --   EXPIRED                                     -> unchanged                         => EXPIRED
 --   RUNNING or any other final state            -> unchanged                         => DUPLICATE
+--     (CANCELLED included: a trigger cancelled before it started never starts)
 --   record missing, fire time within D          -> created RUNNING (recreated = 1)   => STARTED
 --     (the node writes the record before it publishes, so a missing record was lost in a Redis
 --      failover or crash: refusing to start would turn that into a missed fire, and creating it
@@ -25,11 +27,13 @@
 --   record missing, fire time older than D      -> nothing written                   => EXPIRED
 -- Every write appends a TRIGGER_UPDATED event and sets the record to expire D after the change
 -- (plus the timeout while RUNNING), and never before fire time + D, so memory stays bounded.
+-- A start re-scores the trigger in the open-trigger index (score = start time); EXPIRED is final
+-- and removes it.
 --
 -- Returns {outcome, nowMs, state found ('' when missing), executor found ('' when none)}.
 redis.replicate_commands()
 
-local key, events = KEYS[1], KEYS[2]
+local key, events, open = KEYS[1], KEYS[2], KEYS[3]
 local id, job = ARGV[1], ARGV[2]
 local executor, slot = ARGV[4], ARGV[5]
 local window = tonumber(ARGV[6])
@@ -63,6 +67,7 @@ if not state then
     'executor', executor, 'slot', slot, 'startedMs', tostring(now), 'attempt', attempt,
     'recreated', '1')
   redis.call('PEXPIREAT', key, expireAt(timeout))
+  redis.call('ZADD', open, now, id)
   event('RUNNING')
   return {'STARTED', now, '', ''}
 end
@@ -71,12 +76,14 @@ if state == 'CLAIMED' or state == 'DISPATCHED' then
   if now - fire > window then
     redis.call('HSET', key, 'state', 'EXPIRED', 'endedMs', tostring(now))
     redis.call('PEXPIREAT', key, expireAt(0))
+    redis.call('ZREM', open, id)
     event('EXPIRED')
     return {'EXPIRED', now, state, ''}
   end
   redis.call('HSET', key, 'state', 'RUNNING', 'executor', executor, 'slot', slot,
     'startedMs', tostring(now), 'attempt', attempt)
   redis.call('PEXPIREAT', key, expireAt(timeout))
+  redis.call('ZADD', open, now, id)
   event('RUNNING')
   return {'STARTED', now, state, ''}
 end

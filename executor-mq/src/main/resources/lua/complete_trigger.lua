@@ -2,11 +2,13 @@
 --
 -- KEYS[1]  the trigger HASH   kairos:{s}:trigger:<triggerId>   (fields: TriggerFields)
 -- KEYS[2]  the shard's STREAM kairos:{s}:events
+-- KEYS[3]  the shard's open-trigger ZSET kairos:{s}:open (a final trigger leaves it)
 -- ARGV[1]  trigger id
 -- ARGV[2]  job id
 -- ARGV[3]  scheduled fire time, epoch ms (used when the record has none)
 -- ARGV[4]  executor instance id (must be the one that started it)
--- ARGV[5]  final state: SUCCESS | FAIL | TIMEOUT | DISCARDED
+-- ARGV[5]  final state: SUCCESS | FAIL | TIMEOUT | DISCARDED | CANCELLED
+--          (CANCELLED: the executor interrupted the run because an operator cancelled it)
 -- ARGV[6]  message (already bounded by the caller)
 -- ARGV[7]  dedup window D in ms
 -- ARGV[8]  approximate MAXLEN of the events stream
@@ -26,7 +28,7 @@
 -- Returns {outcome, nowMs, state found ('' when missing)}.
 redis.replicate_commands()
 
-local key, events = KEYS[1], KEYS[2]
+local key, events, open = KEYS[1], KEYS[2], KEYS[3]
 local id, job = ARGV[1], ARGV[2]
 local executor, final, message = ARGV[4], ARGV[5], ARGV[6]
 local window = tonumber(ARGV[7])
@@ -50,6 +52,7 @@ local function finish(outcome)
   redis.call('HSET', key, 'state', final, 'executor', executor, 'endedMs', tostring(now),
     'message', message)
   redis.call('PEXPIREAT', key, math.max(fire + window, now + window))
+  redis.call('ZREM', open, id)
   event(final, '0')
   return {outcome, now, state or ''}
 end

@@ -99,7 +99,10 @@ final class ScriptedTraffic {
             redis.sync(),
             ScriptOutputType.INTEGER,
             new String[] {
-              RedisKeys.inflight(s, t.node()), RedisKeys.trigger(s, t.id()), RedisKeys.events(s)
+              RedisKeys.inflight(s, t.node()),
+              RedisKeys.trigger(s, t.id()),
+              RedisKeys.events(s),
+              RedisKeys.openTriggers(s)
             },
             t.id(),
             Long.toString(now),
@@ -121,7 +124,8 @@ final class ScriptedTraffic {
               RedisKeys.trigger(s, t.id()),
               RedisKeys.events(s),
               RedisKeys.due(s),
-              RedisKeys.job(s, t.jobId())
+              RedisKeys.job(s, t.jobId()),
+              RedisKeys.openTriggers(s)
             },
             t.id(),
             t.jobId(),
@@ -137,7 +141,9 @@ final class ScriptedTraffic {
         claimStart.eval(
             redis.sync(),
             ScriptOutputType.MULTI,
-            new String[] {RedisKeys.trigger(s, t.id()), RedisKeys.events(s)},
+            new String[] {
+              RedisKeys.trigger(s, t.id()), RedisKeys.events(s), RedisKeys.openTriggers(s)
+            },
             t.id(),
             t.jobId(),
             Long.toString(t.fireMs()),
@@ -156,7 +162,9 @@ final class ScriptedTraffic {
         complete.eval(
             redis.sync(),
             ScriptOutputType.MULTI,
-            new String[] {RedisKeys.trigger(s, t.id()), RedisKeys.events(s)},
+            new String[] {
+              RedisKeys.trigger(s, t.id()), RedisKeys.events(s), RedisKeys.openTriggers(s)
+            },
             t.id(),
             t.jobId(),
             Long.toString(t.fireMs()),

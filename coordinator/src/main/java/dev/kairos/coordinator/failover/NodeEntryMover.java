@@ -118,7 +118,8 @@ public final class NodeEntryMover {
       RedisKeys.nodes(shard),
       RedisKeys.wheel(shard, deadNode),
       RedisKeys.inflight(shard, deadNode),
-      RedisKeys.events(shard)
+      RedisKeys.events(shard),
+      RedisKeys.openTriggers(shard)
     };
     List<String> args = new ArrayList<>();
     args.add(Long.toString(term));

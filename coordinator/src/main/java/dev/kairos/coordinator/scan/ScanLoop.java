@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -19,6 +20,12 @@ import org.slf4j.LoggerFactory;
  * then scans every {@code interval} until closed. A fence rejection (a newer leader exists) stops
  * the loop at once and is reported to {@code onStaleTerm} so the election layer steps down; any
  * other failure is logged, counted and retried next interval.
+ *
+ * <p>Before every pass the loop asks {@code paused} (the cluster-wide pause flag, {@code
+ * ClusterPause#isPaused}); while it answers true the pass claims nothing. The due ZSET keeps every
+ * job's score, so the first pass after a resume finds the fires that came due meanwhile and the
+ * scanner applies each job's misfire strategy to those older than its threshold. A failure to read
+ * the flag counts as a failed pass (nothing is claimed on a guess).
  *
  * <p>A new term gets a new loop: leadership is edge-triggered, and {@link #close()} is what
  * "revoked" means here.
@@ -39,18 +46,23 @@ public final class ScanLoop implements AutoCloseable {
   private final DueFireScanner scanner;
   private final Duration interval;
   private final Consumer<StaleTermException> onStaleTerm;
+  private final BooleanSupplier paused;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
   private final Counter errors;
   private final Counter passes;
+  private final Counter pausedPasses;
   private final LongSupplier clockMs;
   private volatile ScheduledExecutorService executor;
 
   /** When the first pass of this term completed (clockMs), 0 before: takeover time in drills. */
   private volatile long firstPassMs;
 
-  /** Only the loop thread touches it. */
+  /** Only the loop thread touches these. */
   private boolean fenced;
 
+  private boolean wasPaused;
+
+  /** A loop that never pauses (tests, tools). */
   public ScanLoop(
       long term,
       ShardFence fence,
@@ -58,7 +70,7 @@ public final class ScanLoop implements AutoCloseable {
       Duration interval,
       Consumer<StaleTermException> onStaleTerm,
       MeterRegistry meters) {
-    this(term, fence, scanner, interval, onStaleTerm, meters, System::currentTimeMillis);
+    this(term, fence, scanner, interval, onStaleTerm, () -> false, meters);
   }
 
   /**
@@ -73,14 +85,47 @@ public final class ScanLoop implements AutoCloseable {
       Consumer<StaleTermException> onStaleTerm,
       MeterRegistry meters,
       LongSupplier clockMs) {
+    this(term, fence, scanner, interval, onStaleTerm, () -> false, meters, clockMs);
+  }
+
+  /**
+   * @param paused read before every pass; true skips the pass (see the class comment)
+   */
+  public ScanLoop(
+      long term,
+      ShardFence fence,
+      DueFireScanner scanner,
+      Duration interval,
+      Consumer<StaleTermException> onStaleTerm,
+      BooleanSupplier paused,
+      MeterRegistry meters) {
+    this(term, fence, scanner, interval, onStaleTerm, paused, meters, System::currentTimeMillis);
+  }
+
+  /**
+   * @param paused read before every pass; true skips the pass (see the class comment)
+   * @param clockMs epoch ms, read only to timestamp the first completed pass ({@link
+   *     #firstPassMs()})
+   */
+  public ScanLoop(
+      long term,
+      ShardFence fence,
+      DueFireScanner scanner,
+      Duration interval,
+      Consumer<StaleTermException> onStaleTerm,
+      BooleanSupplier paused,
+      MeterRegistry meters,
+      LongSupplier clockMs) {
     this.clockMs = clockMs;
     this.term = term;
     this.fence = fence;
     this.scanner = scanner;
     this.interval = interval;
     this.onStaleTerm = onStaleTerm;
+    this.paused = paused;
     this.errors = meters.counter("kairos.scan.errors");
     this.passes = meters.counter("kairos.scan.passes");
+    this.pausedPasses = meters.counter("kairos.scan.paused.passes");
   }
 
   public long term() {
@@ -128,6 +173,18 @@ public final class ScanLoop implements AutoCloseable {
         fence.raiseAll(term);
         fenced = true;
         log.info("term={} fenced every shard", term);
+      }
+      if (paused.getAsBoolean()) {
+        if (!wasPaused) {
+          log.warn("term={} scheduling is paused cluster-wide: no fire is claimed", term);
+          wasPaused = true;
+        }
+        pausedPasses.increment();
+        return;
+      }
+      if (wasPaused) {
+        log.warn("term={} scheduling resumed: claiming what came due while paused", term);
+        wasPaused = false;
       }
       ScanReport report = scanner.scan(term, this::isRunning);
       passes.increment();

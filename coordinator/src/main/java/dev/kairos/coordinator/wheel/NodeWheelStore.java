@@ -112,7 +112,10 @@ public final class NodeWheelStore {
 
   public CompletionStage<TakeResult> takeDueAsync(int shard, long upToMs, int limit, long nowMs) {
     String[] scriptKeys = {
-      RedisKeys.wheel(shard, node), RedisKeys.inflight(shard, node), RedisKeys.events(shard)
+      RedisKeys.wheel(shard, node),
+      RedisKeys.inflight(shard, node),
+      RedisKeys.events(shard),
+      RedisKeys.openTriggers(shard)
     };
     return TAKE_DUE
         .<List<Object>>evalAsync(
@@ -164,7 +167,10 @@ public final class NodeWheelStore {
    */
   public boolean ackDispatched(int shard, String triggerId, String slot, long nowMs) {
     String[] scriptKeys = {
-      RedisKeys.inflight(shard, node), RedisKeys.trigger(shard, triggerId), RedisKeys.events(shard)
+      RedisKeys.inflight(shard, node),
+      RedisKeys.trigger(shard, triggerId),
+      RedisKeys.events(shard),
+      RedisKeys.openTriggers(shard)
     };
     Long removed =
         ACK.eval(
@@ -191,7 +197,8 @@ public final class NodeWheelStore {
       RedisKeys.trigger(shard, triggerId),
       RedisKeys.events(shard),
       RedisKeys.due(shard),
-      RedisKeys.job(shard, jobId)
+      RedisKeys.job(shard, jobId),
+      RedisKeys.openTriggers(shard)
     };
     Long removed =
         NO_EXECUTOR.eval(

@@ -121,6 +121,16 @@ public final class RedisKeys {
   }
 
   /**
+   * ZSET: the shard's open triggers, member = trigger id, score = time of the last dispatch or of
+   * the start. A trigger enters when it becomes DISPATCHED ({@code ack_dispatched.lua}), is
+   * re-scored when it starts ({@code claim_start.lua}) and leaves on every final state, so the
+   * lost-trigger monitor finds DISPATCHED and RUNNING triggers without SCAN.
+   */
+  public static String openTriggers(int shard) {
+    return tag(shard) + "open";
+  }
+
+  /**
    * ZSET: a job's recent trigger ids scored by fire time (bounded; history lives in PostgreSQL).
    */
   public static String jobTriggers(int shard, String jobId) {
@@ -143,6 +153,14 @@ public final class RedisKeys {
   /** Prefix of ad-hoc request hashes, for scripts that build the key from a trigger id. */
   public static String adhocRequestPrefix(int shard) {
     return tag(shard) + "adhocreq:";
+  }
+
+  /**
+   * ZSET under the app's own hash tag: trigger ids an operator asked to cancel, scored by the
+   * request time. Every executor of the app polls it and interrupts the runs it hosts.
+   */
+  public static String cancels(String app) {
+    return PREFIX + "{app:" + app + "}:cancels";
   }
 
   /** HASH: executor slot leases of one app, all under the app's own hash tag. */

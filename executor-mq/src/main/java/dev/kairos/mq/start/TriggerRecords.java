@@ -27,10 +27,17 @@ public final class TriggerRecords {
   /** Default approximate bound of a shard's events stream (persistence-sync trims it sooner). */
   public static final long DEFAULT_EVENTS_MAX_LEN = RedisKeys.DEFAULT_EVENTS_MAX_LEN;
 
-  /** Final states an executor may record; LOST, EXPIRED and the rest belong to the scheduler. */
+  /**
+   * Final states an executor may record; LOST, EXPIRED and the rest belong to the scheduler.
+   * CANCELLED is recorded by the executor that interrupted a run an operator cancelled.
+   */
   public static final Set<TriggerState> EXECUTOR_FINAL_STATES =
       EnumSet.of(
-          TriggerState.SUCCESS, TriggerState.FAIL, TriggerState.TIMEOUT, TriggerState.DISCARDED);
+          TriggerState.SUCCESS,
+          TriggerState.FAIL,
+          TriggerState.TIMEOUT,
+          TriggerState.DISCARDED,
+          TriggerState.CANCELLED);
 
   private final KairosRedis redis;
   private final RedisKeys keys;
@@ -91,7 +98,11 @@ public final class TriggerRecords {
   }
 
   private static String[] claimKeys(int shard, StartRequest request) {
-    return new String[] {RedisKeys.trigger(shard, request.triggerId()), RedisKeys.events(shard)};
+    return new String[] {
+      RedisKeys.trigger(shard, request.triggerId()),
+      RedisKeys.events(shard),
+      RedisKeys.openTriggers(shard)
+    };
   }
 
   private String[] claimArgs(StartRequest request) {
@@ -137,7 +148,11 @@ public final class TriggerRecords {
         completeTrigger.eval(
             redis.sync(),
             ScriptOutputType.MULTI,
-            new String[] {RedisKeys.trigger(shard, triggerId), RedisKeys.events(shard)},
+            new String[] {
+              RedisKeys.trigger(shard, triggerId),
+              RedisKeys.events(shard),
+              RedisKeys.openTriggers(shard)
+            },
             triggerId,
             jobId,
             Long.toString(scheduledFireMs),
