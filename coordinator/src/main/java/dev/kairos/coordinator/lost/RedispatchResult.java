@@ -1,0 +1,17 @@
+package dev.kairos.coordinator.lost;
+
+import java.util.List;
+
+/**
+ * What {@code redispatch_triggers.lua} accepted in one shard.
+ *
+ * @param accepted triggers recorded as re-dispatched: publish exactly these
+ * @param expired triggers that never started within the dedup window, now EXPIRED
+ * @param skipped triggers that started or ended meanwhile (left alone)
+ */
+public record RedispatchResult(List<Redispatched> accepted, int expired, int skipped) {
+
+  public RedispatchResult {
+    accepted = List.copyOf(accepted);
+  }
+}
