@@ -8,6 +8,8 @@ public enum ResultStatus {
   FAIL,
   /** The handler ran past the job's timeout and was interrupted. */
   TIMEOUT,
+  /** Interrupted because an operator cancelled the trigger. */
+  CANCELLED,
   /** Dropped by the block strategy (DISCARD_LATER) or replaced by a newer run (COVER_EARLY). */
   DISCARDED,
   /** This copy found the trigger already started or final; nothing ran. A report, not a state. */

@@ -21,7 +21,8 @@ final class ExecutorCounters {
     DISCARDED,
     SUCCEEDED,
     FAILED,
-    TIMED_OUT
+    TIMED_OUT,
+    CANCELLED
   }
 
   private final Map<String, Map<Outcome, LongAdder>> byHandler = new TreeMap<>();
@@ -29,6 +30,9 @@ final class ExecutorCounters {
   final LongAdder malformed = new LongAdder();
   final LongAdder leaseLost = new LongAdder();
   final LongAdder errors = new LongAdder();
+
+  /** Runs interrupted and recorded CANCELLED because an operator cancelled their trigger. */
+  final LongAdder cancelled = new LongAdder();
 
   ExecutorCounters(Collection<String> handlers) {
     for (String handler : handlers) {

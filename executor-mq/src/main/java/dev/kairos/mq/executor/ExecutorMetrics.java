@@ -44,6 +44,10 @@ public final class ExecutorMetrics implements MeterBinder {
     instance(registry, "kairos.executor.malformed.messages", tags, ExecutorStats::malformed);
     instance(registry, "kairos.executor.lease.lost", tags, ExecutorStats::leaseLost);
     instance(registry, "kairos.executor.errors", tags, ExecutorStats::errors);
+    FunctionCounter.builder("kairos.executor.cancelled", executor, KairosExecutor::cancelledRuns)
+        .tags(tags)
+        .description("Runs interrupted and recorded CANCELLED on an operator's request")
+        .register(registry);
   }
 
   private void perHandler(

@@ -62,6 +62,9 @@ public final class KairosExecutor implements AutoCloseable {
   private final ExecutorCounters counters;
   private final AtomicBoolean consumerStopped = new AtomicBoolean();
 
+  /** Runs that started on this instance and have not ended, by trigger id (for cancels). */
+  private final Map<String, Run> running = new ConcurrentHashMap<>();
+
   private TriggerRecords records;
   private SlotLease lease;
   private DefaultMQProducer producer;
@@ -69,6 +72,7 @@ public final class KairosExecutor implements AutoCloseable {
   private ExecutorService workers;
   private ScheduledExecutorService timers;
   private Thread poller;
+  private CancelWatcher cancels;
 
   /**
    * @param handlers handler name → code; must be exactly the handlers named in the lease config
@@ -119,6 +123,10 @@ public final class KairosExecutor implements AutoCloseable {
       timers = Executors.newSingleThreadScheduledExecutor(named("kairos-timeouts-" + app));
       poller = named("kairos-poll-" + app).newThread(this::pollLoop);
       poller.start();
+      cancels =
+          new CancelWatcher(
+              redis, app, this::cancelRun, System::currentTimeMillis, counters.errors::increment);
+      cancels.start();
       log.info("executor {} of app {} consumes {}", lease.instanceId(), app, mine);
     } catch (RuntimeException e) {
       close();
@@ -150,6 +158,19 @@ public final class KairosExecutor implements AutoCloseable {
 
   public ExecutorSettings settings() {
     return settings;
+  }
+
+  /** Runs interrupted and recorded CANCELLED on an operator's request since start. */
+  public long cancelledRuns() {
+    return counters.cancelled.sum();
+  }
+
+  /** Called by the cancel watcher for every recent request of the app; idempotent. */
+  private void cancelRun(String triggerId) {
+    Run run = running.get(triggerId);
+    if (run != null && run.cancel()) {
+      log.info("trigger {} cancelled by an operator: interrupting its handler", triggerId);
+    }
   }
 
   /** Runs on the poll thread only; catches at the boundary so the loop survives outages. */
@@ -310,6 +331,7 @@ public final class KairosExecutor implements AutoCloseable {
       if (run.covers != null) {
         run.covers.interrupt(false);
       }
+      running.put(t.triggerId(), run);
       lease.setBusy(activeRuns.incrementAndGet() >= settings.workerThreads());
       ScheduledFuture<?> timer =
           t.timeoutMs() > 0
@@ -332,6 +354,7 @@ public final class KairosExecutor implements AutoCloseable {
           timer.cancel(false);
         }
         run.end();
+        running.remove(t.triggerId(), run);
         lease.setBusy(activeRuns.decrementAndGet() >= settings.workerThreads());
       }
       if (run.timedOut()) {
@@ -340,6 +363,15 @@ public final class KairosExecutor implements AutoCloseable {
       } else if (run.covered()) {
         status = ResultStatus.DISCARDED;
         message = "covered by a newer run (COVER_EARLY); " + message;
+      } else if (run.cancelled()) {
+        if (status == ResultStatus.FAIL) {
+          // The handler ended by throwing after the interrupt: the cancel took effect.
+          status = ResultStatus.CANCELLED;
+          counters.cancelled.increment();
+          message = "cancelled by an operator; " + message;
+        } else {
+          message = "cancel requested, but the handler finished anyway; " + message;
+        }
       }
       counters.count(
           t.handler(),
@@ -347,6 +379,7 @@ public final class KairosExecutor implements AutoCloseable {
             case SUCCESS -> Outcome.SUCCEEDED;
             case TIMEOUT -> Outcome.TIMED_OUT;
             case DISCARDED -> Outcome.DISCARDED;
+            case CANCELLED -> Outcome.CANCELLED;
             default -> Outcome.FAILED;
           });
       String logText = context.log().text();
@@ -467,6 +500,9 @@ public final class KairosExecutor implements AutoCloseable {
   public void close() {
     if (!lifecycle.close()) {
       return;
+    }
+    if (cancels != null) {
+      cancels.close();
     }
     if (poller != null) {
       poller.interrupt();

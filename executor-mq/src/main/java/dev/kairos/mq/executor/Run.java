@@ -16,6 +16,7 @@ final class Run {
   private boolean finished;
   private boolean timedOut;
   private boolean covered;
+  private boolean cancelled;
 
   Run(Delivery delivery, Run covers) {
     this.delivery = delivery;
@@ -38,6 +39,24 @@ final class Run {
     }
     thread.interrupt();
     return true;
+  }
+
+  /**
+   * An operator cancelled the trigger: interrupts the handler if it is still running.
+   *
+   * @return whether it did (false once finished, before it began, or when already cancelled)
+   */
+  synchronized boolean cancel() {
+    if (finished || thread == null || cancelled) {
+      return false;
+    }
+    cancelled = true;
+    thread.interrupt();
+    return true;
+  }
+
+  synchronized boolean cancelled() {
+    return cancelled;
   }
 
   /** Ends the run; clears an interrupt aimed at it so the pool thread starts clean. */
