@@ -11,6 +11,7 @@ import dev.kairos.coordinator.cluster.ZkLayout;
 import dev.kairos.coordinator.cluster.ZkMembership;
 import dev.kairos.coordinator.failover.NodeEntryMover;
 import dev.kairos.coordinator.fence.ShardFence;
+import dev.kairos.coordinator.pause.ClusterPause;
 import dev.kairos.coordinator.scan.DueFireScanner;
 import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.scan.ScanLoop;
@@ -67,6 +68,7 @@ final class ClusterNode implements AutoCloseable {
     long recheckMs = Math.max(100, w.election().heartbeatInterval().toMillis() * 2);
     this.membership = new ZkMembership(w.client(), w.layout(), w.self(), recheckMs, w.meters());
     ShardFence fence = new ShardFence(w.redis(), w.keys(), w.redisTimeout());
+    ClusterPause pause = new ClusterPause(w.redis(), w.clock());
     this.manager =
         new LeadershipManager(
             w.client(),
@@ -97,6 +99,7 @@ final class ClusterNode implements AutoCloseable {
                     scanner,
                     w.scan().interval(),
                     manager::onStaleTerm,
+                    pause::isPaused,
                     w.meters(),
                     w.clock()::nowMs),
             w.termObserved()::accept);

@@ -16,6 +16,7 @@ import dev.kairos.node.alarm.LeaderView;
 import dev.kairos.node.cluster.TimingParameters;
 import dev.kairos.node.fire.NodeFirePath;
 import dev.kairos.node.fire.ObservedTerm;
+import dev.kairos.node.lifecycle.guard.LostTriggerDuty;
 import dev.kairos.node.system.NodeIdentity;
 import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.zookeeper.ZookeeperProperties;
@@ -81,6 +82,7 @@ class LeadershipConfiguration {
       ObjectProvider<NodeFirePath> firePath,
       ObservedTerm observedTerm,
       RedisConnectionProperties redisProperties,
+      ObjectProvider<LostTriggerDuty> lostTriggers,
       MeterRegistry meters) {
     NodeFirePath path = firePath.getIfAvailable();
     WheelNotifier notifier = path != null ? path : WheelNotifier.NONE;
@@ -115,6 +117,12 @@ class LeadershipConfiguration {
                 redisProperties.getTimeout(),
                 observedTerm::observe,
                 meters));
+    LostTriggerDuty lostTriggerDuty = lostTriggers.getIfAvailable();
+    if (lostTriggerDuty != null) {
+      // A leader duty: registered before start so it sees the first election.
+      lostTriggerDuty.onStaleTerm(node.manager()::onStaleTerm);
+      node.manager().addListener(lostTriggerDuty);
+    }
     node.start();
     return node;
   }

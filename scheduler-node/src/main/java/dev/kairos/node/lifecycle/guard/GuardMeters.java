@@ -1,0 +1,53 @@
+package dev.kairos.node.lifecycle.guard;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/** Counters of the lost-trigger monitor, registered once per node (terms come and go). */
+final class GuardMeters {
+
+  final Counter lost;
+  final Counter cancelled;
+  final Counter redispatched;
+  final Counter expired;
+  final Counter noLiveSlot;
+  final Counter publishFailures;
+  final Counter pageLimit;
+  final Counter passes;
+  final Counter errors;
+
+  GuardMeters(MeterRegistry registry) {
+    lost =
+        Counter.builder("kairos.lost.marked")
+            .tag("state", "LOST")
+            .description("RUNNING triggers whose executor died, ended LOST")
+            .register(registry);
+    cancelled =
+        Counter.builder("kairos.lost.marked")
+            .tag("state", "CANCELLED")
+            .description("RUNNING triggers whose executor died after a cancel request")
+            .register(registry);
+    redispatched =
+        Counter.builder("kairos.lost.redispatched")
+            .description("DISPATCHED triggers published again with the same trigger id")
+            .register(registry);
+    expired =
+        Counter.builder("kairos.lost.expired")
+            .description("DISPATCHED triggers that never started within the dedup window")
+            .register(registry);
+    noLiveSlot =
+        Counter.builder("kairos.lost.no.live.slot")
+            .description("DISPATCHED triggers left waiting: no live slot hosts their handler")
+            .register(registry);
+    publishFailures =
+        Counter.builder("kairos.lost.publish.failures")
+            .description("re-dispatches the broker did not acknowledge (retried next pass)")
+            .register(registry);
+    pageLimit =
+        Counter.builder("kairos.lost.page.limit")
+            .description("passes that left open triggers of a shard for the next pass")
+            .register(registry);
+    passes = registry.counter("kairos.lost.passes");
+    errors = registry.counter("kairos.lost.errors");
+  }
+}

@@ -1,0 +1,85 @@
+package dev.kairos.node.lifecycle.guard;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/** The leader's lost-trigger monitor ({@code kairos.lifecycle.monitor.*}). */
+@Validated
+@ConfigurationProperties("kairos.lifecycle.monitor")
+public class LostMonitorProperties {
+
+  public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
+  public static final int DEFAULT_BATCH_SIZE = 500;
+  public static final int DEFAULT_MAX_PAGES_PER_SHARD = 20;
+
+  /** Whether the leader runs the lost-trigger monitor. */
+  private boolean enabled = true;
+
+  /**
+   * Pause between two passes over every shard's open triggers. A RUNNING trigger whose executor
+   * died is marked LOST within the executor's lease TTL plus this interval.
+   */
+  @NotNull private Duration interval = DEFAULT_INTERVAL;
+
+  /**
+   * A DISPATCHED trigger whose slot is live but that has not started this long after its last
+   * dispatch is published again (same trigger id). At least {@code interval}, below {@code
+   * kairos.cluster.dedup-window}.
+   */
+  @NotNull private Duration startTimeout = DEFAULT_START_TIMEOUT;
+
+  /** Open triggers read, and verdicts written, per script call. */
+  @Min(1)
+  @Max(10_000)
+  private int batchSize = DEFAULT_BATCH_SIZE;
+
+  /** Pages of {@code batch-size} read per shard in one pass; the rest waits for the next pass. */
+  @Min(1)
+  @Max(1_000)
+  private int maxPagesPerShard = DEFAULT_MAX_PAGES_PER_SHARD;
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public Duration getInterval() {
+    return interval;
+  }
+
+  public void setInterval(Duration interval) {
+    this.interval = interval;
+  }
+
+  public Duration getStartTimeout() {
+    return startTimeout;
+  }
+
+  public void setStartTimeout(Duration startTimeout) {
+    this.startTimeout = startTimeout;
+  }
+
+  public int getBatchSize() {
+    return batchSize;
+  }
+
+  public void setBatchSize(int batchSize) {
+    this.batchSize = batchSize;
+  }
+
+  public int getMaxPagesPerShard() {
+    return maxPagesPerShard;
+  }
+
+  public void setMaxPagesPerShard(int maxPagesPerShard) {
+    this.maxPagesPerShard = maxPagesPerShard;
+  }
+}

@@ -1,0 +1,34 @@
+package dev.kairos.node.lifecycle.guard;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Bounds of the lost-trigger monitor.
+ *
+ * @param interval pause between two passes over every shard
+ * @param startTimeout a DISPATCHED trigger on a live slot not started this long after its last
+ *     dispatch is published again
+ * @param batchSize open triggers read, and verdicts written, per script call
+ * @param maxPagesPerShard pages of {@code batchSize} read per shard in one pass; the rest waits for
+ *     the next pass (logged)
+ */
+record LostMonitorSettings(
+    Duration interval, Duration startTimeout, int batchSize, int maxPagesPerShard) {
+
+  LostMonitorSettings {
+    Objects.requireNonNull(interval, "interval");
+    Objects.requireNonNull(startTimeout, "startTimeout");
+    if (interval.isNegative() || interval.isZero()) {
+      throw new IllegalArgumentException("interval must be positive: " + interval);
+    }
+    if (startTimeout.compareTo(interval) < 0) {
+      throw new IllegalArgumentException(
+          "startTimeout (" + startTimeout + ") must be at least the interval (" + interval + ")");
+    }
+    if (batchSize < 1 || maxPagesPerShard < 1) {
+      throw new IllegalArgumentException(
+          "batchSize and maxPagesPerShard must be >= 1: " + batchSize + ", " + maxPagesPerShard);
+    }
+  }
+}

@@ -1,0 +1,338 @@
+package dev.kairos.node.lifecycle.guard;
+
+import dev.kairos.coordinator.fence.StaleTermException;
+import dev.kairos.coordinator.lost.LostCandidate;
+import dev.kairos.coordinator.lost.LostResult;
+import dev.kairos.coordinator.lost.OpenPage;
+import dev.kairos.coordinator.lost.OpenTrigger;
+import dev.kairos.coordinator.lost.OpenTriggerStore;
+import dev.kairos.coordinator.lost.Redispatch;
+import dev.kairos.coordinator.lost.RedispatchResult;
+import dev.kairos.coordinator.lost.Redispatched;
+import dev.kairos.core.model.BlockStrategy;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.time.KairosClock;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.node.fire.TriggerSender;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * The lost-trigger monitor of ONE leader term, on a named thread: every interval it reads each
+ * shard's open-trigger index, reads the live slot leases once per app, judges ({@link
+ * LostTriggerJudge}) and writes the verdicts with one fenced script call per shard per batch:
+ * RUNNING triggers whose executor died become LOST, DISPATCHED ones that cannot start where they
+ * were sent are published again with the same trigger id. Only what the fenced script accepted is
+ * published, so a stale leader publishes nothing; a fence rejection closes the monitor and is
+ * reported to {@code onStaleTerm} so the node steps down.
+ */
+final class LostTriggerMonitor implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(LostTriggerMonitor.class);
+  private static final Pattern BROADCAST = Pattern.compile("#(\\d+)/(\\d+)");
+
+  private enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  private final long term;
+  private final OpenTriggerStore store;
+  private final RedisKeys keys;
+  private final Function<String, List<SlotInfo>> liveSlots;
+  private final TriggerSender sender;
+  private final KairosClock clock;
+  private final LostMonitorSettings settings;
+  private final LostTriggerJudge judge;
+  private final Consumer<StaleTermException> onStaleTerm;
+  private final GuardMeters meters;
+  private final MessageCodec codec = new MessageCodec();
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private volatile ScheduledExecutorService executor;
+
+  LostTriggerMonitor(
+      long term,
+      OpenTriggerStore store,
+      RedisKeys keys,
+      Function<String, List<SlotInfo>> liveSlots,
+      TriggerSender sender,
+      KairosClock clock,
+      LostMonitorSettings settings,
+      Consumer<StaleTermException> onStaleTerm,
+      GuardMeters meters) {
+    this.term = term;
+    this.store = store;
+    this.keys = keys;
+    this.liveSlots = liveSlots;
+    this.sender = sender;
+    this.clock = clock;
+    this.settings = settings;
+    this.judge = new LostTriggerJudge(settings.startTimeout().toMillis());
+    this.onStaleTerm = onStaleTerm;
+    this.meters = meters;
+  }
+
+  long term() {
+    return term;
+  }
+
+  boolean isRunning() {
+    return state.get() == State.STARTED;
+  }
+
+  private String threadName() {
+    return "kairos-lost-monitor-term-" + term;
+  }
+
+  void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException("lost-trigger monitor of term " + term + " is " + state);
+    }
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, threadName());
+              thread.setDaemon(true);
+              return thread;
+            });
+    long every = settings.interval().toMillis();
+    executor.scheduleWithFixedDelay(this::runOnce, every, every, TimeUnit.MILLISECONDS);
+    log.info("term={} lost-trigger monitor started, every {} ms", term, every);
+  }
+
+  private void runOnce() {
+    if (!isRunning()) {
+      return;
+    }
+    try {
+      pass();
+      meters.passes.increment();
+    } catch (StaleTermException e) {
+      log.warn("term={} is stale (fence {}); the lost-trigger monitor stops", term, e.fence());
+      close();
+      onStaleTerm.accept(e);
+    } catch (RuntimeException e) {
+      if (isRunning()) {
+        meters.errors.increment();
+        log.error("term={} lost-trigger pass failed; the monitor will keep running", term, e);
+      }
+    }
+  }
+
+  /**
+   * One pass over every shard. Package-private so tests can drive it on their own thread.
+   *
+   * @throws StaleTermException when a shard is fenced by a higher term
+   */
+  PassReport pass() {
+    List<List<OpenTrigger>> perShard = readAll();
+    Map<String, List<SlotInfo>> slots = new HashMap<>();
+    for (List<OpenTrigger> shard : perShard) {
+      for (OpenTrigger t : shard) {
+        if (!t.app().isEmpty()) {
+          slots.computeIfAbsent(t.app(), app -> List.copyOf(liveSlots.apply(app)));
+        }
+      }
+    }
+    long now = clock.nowMs();
+    PassReport report = new PassReport();
+    for (int shard = 0; shard < perShard.size(); shard++) {
+      if (state.get() == State.CLOSED) {
+        break; // closed mid-pass: stop writing at once (the fence would stop a stale term anyway)
+      }
+      LostTriggerJudge.Verdicts verdicts = judge.judge(perShard.get(shard), slots, now);
+      report.noLiveSlot += verdicts.noLiveSlot();
+      for (List<LostCandidate> batch : batches(verdicts.lost())) {
+        LostResult result = store.markLost(term, shard, batch, now);
+        report.lost += result.lost().size();
+        report.cancelled += result.cancelled().size();
+        result.lost().forEach(id -> logEnd(id, "LOST"));
+        result.cancelled().forEach(id -> logEnd(id, "CANCELLED"));
+      }
+      for (List<Redispatch> batch : batches(verdicts.redispatch())) {
+        RedispatchResult result = store.redispatch(term, shard, batch, now);
+        report.expired += result.expired();
+        for (Redispatched r : result.accepted()) {
+          publish(r, now);
+          report.redispatched++;
+        }
+      }
+    }
+    meters.lost.increment(report.lost);
+    meters.cancelled.increment(report.cancelled);
+    meters.redispatched.increment(report.redispatched);
+    meters.expired.increment(report.expired);
+    meters.noLiveSlot.increment(report.noLiveSlot);
+    if (report.lost + report.cancelled + report.redispatched + report.expired > 0) {
+      log.info("term={} lost-trigger pass: {}", term, report);
+    }
+    return report;
+  }
+
+  private List<List<OpenTrigger>> readAll() {
+    List<CompletableFuture<OpenPage>> first = new ArrayList<>(keys.shards());
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      first.add(store.readAsync(shard, 0, settings.batchSize()).toCompletableFuture());
+    }
+    List<List<OpenTrigger>> perShard = new ArrayList<>(keys.shards());
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      OpenPage page = first.get(shard).join();
+      List<OpenTrigger> rows = new ArrayList<>(page.triggers());
+      int offset = page.read() - page.removed();
+      int pages = 1;
+      while (page.read() == settings.batchSize() && pages < settings.maxPagesPerShard()) {
+        page = store.read(shard, offset, settings.batchSize());
+        rows.addAll(page.triggers());
+        offset += page.read() - page.removed();
+        pages++;
+      }
+      if (page.read() == settings.batchSize() && pages == settings.maxPagesPerShard()) {
+        meters.pageLimit.increment();
+        log.warn(
+            "term={} shard={} has more than {} open triggers; the next pass examines the rest",
+            term,
+            shard,
+            offset);
+      }
+      perShard.add(rows);
+    }
+    return perShard;
+  }
+
+  private <T> List<List<T>> batches(List<T> all) {
+    List<List<T>> out = new ArrayList<>();
+    for (int i = 0; i < all.size(); i += settings.batchSize()) {
+      out.add(all.subList(i, Math.min(all.size(), i + settings.batchSize())));
+    }
+    return out;
+  }
+
+  private void logEnd(String triggerId, String how) {
+    MDC.put("triggerId", triggerId);
+    MDC.put("jobId", triggerId.substring(0, triggerId.indexOf(':')));
+    try {
+      log.warn(
+          "term={} trigger {} ended {}: its executor holds no live slot lease",
+          term,
+          triggerId,
+          how);
+    } finally {
+      MDC.remove("triggerId");
+      MDC.remove("jobId");
+    }
+  }
+
+  /** Publishes an accepted re-dispatch; a failure is counted and left to the next pass. */
+  private void publish(Redispatched r, long now) {
+    int index = 0;
+    int total = 1;
+    Matcher m = BROADCAST.matcher(r.triggerId());
+    if (m.find()) {
+      index = Integer.parseInt(m.group(1));
+      total = Integer.parseInt(m.group(2));
+    }
+    BlockStrategy block =
+        r.block().isEmpty() ? BlockStrategy.SERIAL_EXECUTION : BlockStrategy.valueOf(r.block());
+    TriggerMessage message =
+        TriggerMessage.of(
+            r.triggerId(),
+            r.app(),
+            r.handler(),
+            r.fireMs(),
+            r.attempt(),
+            r.params(),
+            index,
+            total,
+            r.timeoutMs(),
+            block,
+            term,
+            now);
+    MDC.put("triggerId", r.triggerId());
+    MDC.put("jobId", r.jobId());
+    try {
+      log.info("term={} re-dispatching trigger {} to slot {}", term, r.triggerId(), r.slot());
+      sender
+          .send(codec.toMessage(message), r.slot())
+          .whenComplete(
+              (ok, failure) -> {
+                if (failure != null) {
+                  meters.publishFailures.increment();
+                  log.warn(
+                      "re-dispatch of trigger {} to slot {} failed ({}); the next pass retries"
+                          + " after the start timeout",
+                      r.triggerId(),
+                      r.slot(),
+                      failure.toString());
+                }
+              });
+    } catch (RuntimeException e) {
+      meters.publishFailures.increment();
+      log.warn("re-dispatch of trigger {} failed: {}", r.triggerId(), e.toString());
+    } finally {
+      MDC.remove("triggerId");
+      MDC.remove("jobId");
+    }
+  }
+
+  /** Stops the monitor at once; close twice is a no-op. */
+  @Override
+  public void close() {
+    State previous = state.getAndSet(State.CLOSED);
+    if (previous == State.CLOSED || executor == null) {
+      return;
+    }
+    if (Thread.currentThread().getName().equals(threadName())) {
+      executor.shutdown(); // closing from inside a pass (fence rejection): no self-interrupt
+      return;
+    }
+    executor.shutdownNow();
+    try {
+      if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("term={} lost-trigger monitor thread did not stop within 5 s", term);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    log.info("term={} lost-trigger monitor closed", term);
+  }
+
+  /** What one pass did. */
+  static final class PassReport {
+    int lost;
+    int cancelled;
+    int redispatched;
+    int expired;
+    int noLiveSlot;
+
+    @Override
+    public String toString() {
+      return "lost="
+          + lost
+          + " cancelled="
+          + cancelled
+          + " redispatched="
+          + redispatched
+          + " expired="
+          + expired
+          + " noLiveSlot="
+          + noLiveSlot;
+    }
+  }
+}
