@@ -12,17 +12,20 @@
 -- ARGV[4]  approximate MAXLEN of the events stream
 -- ARGV[5]  trigger key prefix  kairos:{s}:trigger:
 -- ARGV[6]  job key prefix      kairos:{s}:job:
--- ARGV[7]  N, then N pairs: triggerId, target slot
+-- ARGV[7]  N, then N pairs: triggerId, target slot (-1: no live executor hosts it any more)
 --
 -- Per trigger:
 --   DISPATCHED, fire time within D -> slot = target, dispatchedMs = now, redispatches + 1,
 --                                     re-scored in the open index, event     => accepted
 --   DISPATCHED, fire time older than D -> EXPIRED (an executor would refuse to start it),
 --                                     leaves the open index, event           => expired
+--   DISPATCHED, target slot -1          -> NO_EXECUTOR (no live executor of the app hosts the
+--                                     handler since the start timeout; the retry policy decides),
+--                                     leaves the open index, event           => no executor
 --   anything else (started, final, gone)  -> unchanged                       => skipped
 --
 -- Returns {0, fence}                  rejected: term < fence, nothing written
---         {1, term, r_1, ..., r_N}    r_i = {0} skipped, {2} expired, or
+--         {1, term, r_1, ..., r_N}    r_i = {0} skipped, {2} expired, {3} no executor, or
 --           {1, app, handler, params, block, timeoutMs, attempt, fireMs, jobId}  accepted
 --           (the job's CURRENT dispatch fields, as take_due returns them; "" when missing)
 
@@ -60,6 +63,15 @@ for k = 0, n - 1 do
         'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', jobId, 'state', 'EXPIRED',
         'message', 'never started within the dedup window', 'term', term, 'ms', now)
       result[#result + 1] = {2}
+    elseif slot == '-1' then
+      local message = 'no live executor hosts the handler'
+      redis.call('HSET', key, 'state', 'NO_EXECUTOR', 'endedMs', now, 'message', message)
+      redis.call('PEXPIREAT', key, math.max(fire + window, now + window))
+      redis.call('ZREM', open, id)
+      redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
+        'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', jobId, 'state', 'NO_EXECUTOR',
+        'message', message, 'term', term, 'ms', now)
+      result[#result + 1] = {3}
     else
       redis.call('HSET', key, 'slot', slot, 'dispatchedMs', now)
       redis.call('HINCRBY', key, 'redispatches', 1)

@@ -120,6 +120,7 @@ public final class OpenTriggerStore {
     rejectIfFenced(term, shard, reply);
     List<Redispatched> accepted = new ArrayList<>();
     int expired = 0;
+    int noExecutor = 0;
     int skipped = 0;
     for (int i = 0; i < targets.size(); i++) {
       @SuppressWarnings("unchecked")
@@ -127,6 +128,8 @@ public final class OpenTriggerStore {
       long kind = (Long) r.get(0);
       if (kind == 2) {
         expired++;
+      } else if (kind == 3) {
+        noExecutor++;
       } else if (kind == 0) {
         skipped++;
       } else {
@@ -146,7 +149,7 @@ public final class OpenTriggerStore {
                 targets.get(i).slot()));
       }
     }
-    return new RedispatchResult(accepted, expired, skipped);
+    return new RedispatchResult(accepted, expired, noExecutor, skipped);
   }
 
   /**

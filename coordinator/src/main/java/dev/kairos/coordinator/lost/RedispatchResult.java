@@ -7,9 +7,11 @@ import java.util.List;
  *
  * @param accepted triggers recorded as re-dispatched: publish exactly these
  * @param expired triggers that never started within the dedup window, now EXPIRED
+ * @param noExecutor triggers ended NO_EXECUTOR (target slot -1: no live executor hosts them)
  * @param skipped triggers that started or ended meanwhile (left alone)
  */
-public record RedispatchResult(List<Redispatched> accepted, int expired, int skipped) {
+public record RedispatchResult(
+    List<Redispatched> accepted, int expired, int noExecutor, int skipped) {
 
   public RedispatchResult {
     accepted = List.copyOf(accepted);

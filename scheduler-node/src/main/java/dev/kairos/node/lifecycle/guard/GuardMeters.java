@@ -10,6 +10,7 @@ final class GuardMeters {
   final Counter cancelled;
   final Counter redispatched;
   final Counter expired;
+  final Counter noExecutor;
   final Counter noLiveSlot;
   final Counter publishFailures;
   final Counter pageLimit;
@@ -34,6 +35,10 @@ final class GuardMeters {
     expired =
         Counter.builder("kairos.lost.expired")
             .description("DISPATCHED triggers that never started within the dedup window")
+            .register(registry);
+    noExecutor =
+        Counter.builder("kairos.lost.no.executor")
+            .description("DISPATCHED triggers ended NO_EXECUTOR: no live slot hosted them in time")
             .register(registry);
     noLiveSlot =
         Counter.builder("kairos.lost.no.live.slot")

@@ -17,8 +17,10 @@ import java.util.Map;
  *       instance took the slot and the executor holds no other) → lost. An executor that moved to
  *       another slot of the app is alive and will report the run itself.
  *   <li>DISPATCHED to a slot that has no live lease hosting the handler → re-dispatch to a live
- *       slot that hosts it (chosen by a stable hash of the job id), or, when there is none, leave
- *       it: the slot's next owner drains the queue, or it expires after the dedup window.
+ *       slot that hosts it (chosen by a stable hash of the job id). When there is none, it waits
+ *       (the slot's next owner may drain the queue) until {@code startTimeout} after its last
+ *       dispatch, then ends NO_EXECUTOR, so it reaches a final state the retry policy handles
+ *       instead of silently expiring with its record.
  *   <li>DISPATCHED to a live slot but not started within {@code startTimeout} of the last dispatch
  *       → re-dispatch to the same slot (the queue or the executor may have lost it; a copy that
  *       arrives after the first one started is reported DUPLICATE).
@@ -68,7 +70,11 @@ final class LostTriggerJudge {
           redispatch.add(new Redispatch(t.triggerId(), t.slot()));
         }
       } else if (hosting.isEmpty()) {
-        noLiveSlot++;
+        if (nowMs - t.sinceMs() >= startTimeoutMs) {
+          redispatch.add(new Redispatch(t.triggerId(), Redispatch.NO_EXECUTOR));
+        } else {
+          noLiveSlot++;
+        }
       } else {
         int index = Math.floorMod(spread(t.jobId().hashCode()), hosting.size());
         redispatch.add(new Redispatch(t.triggerId(), hosting.get(index).slot()));

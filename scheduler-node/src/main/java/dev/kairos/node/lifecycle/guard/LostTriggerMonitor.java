@@ -169,6 +169,7 @@ final class LostTriggerMonitor implements AutoCloseable {
       for (List<Redispatch> batch : batches(verdicts.redispatch())) {
         RedispatchResult result = store.redispatch(term, shard, batch, now);
         report.expired += result.expired();
+        report.noExecutor += result.noExecutor();
         for (Redispatched r : result.accepted()) {
           publish(r, now);
           report.redispatched++;
@@ -179,8 +180,10 @@ final class LostTriggerMonitor implements AutoCloseable {
     meters.cancelled.increment(report.cancelled);
     meters.redispatched.increment(report.redispatched);
     meters.expired.increment(report.expired);
+    meters.noExecutor.increment(report.noExecutor);
     meters.noLiveSlot.increment(report.noLiveSlot);
-    if (report.lost + report.cancelled + report.redispatched + report.expired > 0) {
+    if (report.lost + report.cancelled + report.redispatched + report.expired + report.noExecutor
+        > 0) {
       log.info("term={} lost-trigger pass: {}", term, report);
     }
     return report;
@@ -319,6 +322,7 @@ final class LostTriggerMonitor implements AutoCloseable {
     int cancelled;
     int redispatched;
     int expired;
+    int noExecutor;
     int noLiveSlot;
 
     @Override
@@ -331,6 +335,8 @@ final class LostTriggerMonitor implements AutoCloseable {
           + redispatched
           + " expired="
           + expired
+          + " noExecutor="
+          + noExecutor
           + " noLiveSlot="
           + noLiveSlot;
     }

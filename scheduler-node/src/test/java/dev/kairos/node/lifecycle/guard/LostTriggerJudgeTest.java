@@ -75,14 +75,14 @@ class LostTriggerJudgeTest {
   }
 
   @Test
-  void withNoLiveSlotForTheHandlerADispatchedTriggerWaitsAndIsCounted() {
+  void withNoLiveSlotForTheHandlerADispatchedTriggerWaitsThenEndsNoExecutor() {
     LostTriggerJudge.Verdicts v =
         judge.judge(
-            List.of(dispatched("j:1", 1, NOW - 120_000)),
+            List.of(dispatched("j:young", 1, NOW - 59_999), dispatched("j:old", 1, NOW - 60_000)),
             Map.of("app", List.of(slot(0, "a", "other"))),
             NOW);
 
-    assertThat(v.redispatch()).isEmpty();
+    assertThat(v.redispatch()).containsExactly(new Redispatch("j:old", Redispatch.NO_EXECUTOR));
     assertThat(v.noLiveSlot()).isEqualTo(1);
   }
 

@@ -281,6 +281,26 @@ class LostTriggerMonitorIT {
   }
 
   @Test
+  void aDispatchedTriggerNoLiveExecutorCanTakeEndsNoExecutorAfterTheStartTimeout()
+      throws Exception {
+    String waiting = dispatch("count", 2); // the app has no executor at all
+    String stuck = dispatch("count", 3);
+    String jobId = stuck.substring(0, stuck.indexOf(':'));
+    // Dispatched 61 s ago: beyond the monitor's 60 s start timeout.
+    redis.sync().zadd(RedisKeys.openTriggers(keys.shardOf(jobId)), redisNowMs() - 61_000, stuck);
+
+    monitor(term, e -> {}).pass();
+
+    assertThat(record(stuck))
+        .containsEntry("state", "NO_EXECUTOR")
+        .containsEntry("message", "no live executor hosts the handler");
+    assertThat(open(stuck)).isFalse();
+    assertThat(record(waiting)).containsEntry("state", "DISPATCHED");
+    assertThat(open(waiting)).isTrue();
+    assertThat(meters.counter("kairos.lost.no.executor").count()).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
   void aRunningTriggerWhoseExecutorLeaseLapsedBecomesLostAndItsLateResultIsKeptBesideIt()
       throws Exception {
     KairosExecutor paused = executor("paused");
