@@ -17,6 +17,7 @@ import dev.kairos.core.model.JobHash;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.redis.ShardReadiness;
 import dev.kairos.core.schedule.FirePlan;
 import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.schedule.NextDue;
@@ -70,6 +71,7 @@ public final class DueFireScanner {
   private final FireAssigner assigner;
   private final WheelNotifier notifier;
   private final FireWindow fireWindow;
+  private final ShardReadiness readiness;
   private final Map<String, CachedSchedule> schedules = new ConcurrentHashMap<>();
 
   private final Counter claimedFires;
@@ -80,6 +82,7 @@ public final class DueFireScanner {
   private final Counter misfires;
   private final Counter jobErrors;
   private final Counter noLiveNodes;
+  private final Counter notReady;
 
   public DueFireScanner(
       KairosRedis redis,
@@ -91,6 +94,33 @@ public final class DueFireScanner {
       WheelNotifier notifier,
       FireWindow fireWindow,
       MeterRegistry meters) {
+    this(
+        redis,
+        keys,
+        config,
+        clock,
+        liveNodes,
+        assigner,
+        notifier,
+        fireWindow,
+        ShardReadiness.ALL,
+        meters);
+  }
+
+  /**
+   * @param readiness shards it denies are left out of every pass (their data is being restored)
+   */
+  public DueFireScanner(
+      KairosRedis redis,
+      RedisKeys keys,
+      ScanConfig config,
+      KairosClock clock,
+      LiveNodes liveNodes,
+      FireAssigner assigner,
+      WheelNotifier notifier,
+      FireWindow fireWindow,
+      ShardReadiness readiness,
+      MeterRegistry meters) {
     this.redis = redis;
     this.keys = keys;
     this.config = config;
@@ -99,6 +129,8 @@ public final class DueFireScanner {
     this.assigner = assigner;
     this.notifier = notifier;
     this.fireWindow = fireWindow;
+    this.readiness = readiness;
+    this.notReady = meters.counter("kairos.scan.shards.not.ready");
     this.claimedFires = meters.counter("kairos.claims.fires");
     this.claimedAdhoc = meters.counter("kairos.claims.adhoc");
     this.fenceRejections = meters.counter("kairos.fence.rejections", "op", "claim");
@@ -136,7 +168,12 @@ public final class DueFireScanner {
             term, now, now + config.preRead().toMillis(), assigner.forPass(nodes), stillLeading);
     List<CompletableFuture<Void>> shards = new ArrayList<>(keys.shards());
     for (int shard = 0; shard < keys.shards(); shard++) {
-      shards.add(pass.page(shard, 0, 0));
+      if (readiness.isReady(shard)) {
+        shards.add(pass.page(shard, 0, 0));
+      } else {
+        // Its master lost its data and it is not restored yet: empty is not "no due jobs".
+        notReady.increment();
+      }
     }
     awaitAll(pass, shards);
     return pass.report((System.nanoTime() - began) / 1_000_000);

@@ -36,7 +36,13 @@ import org.slf4j.LoggerFactory;
  * rebuilder that dies mid-way leaves no marker; its lock expires and another node finishes
  * (restores are idempotent).
  *
- * <p>Call {@link #ensureInitialised(int)} before scanning starts, and again as an admin operation.
+ * <p>A provisional marker ({@link #markProvisionalIfEmpty(int)}) lets a new cluster schedule before
+ * PostgreSQL answers; completing it restores only jobs created before it was set, which a new
+ * cluster does not have.
+ *
+ * <p>Call {@link #ensureInitialised(int)} before scanning starts (the node's {@link
+ * ShardInitialiser} does, and its readiness keeps the scanner off shards without a marker), and
+ * again as an admin operation.
  */
 public final class RedisRebuilder {
 
@@ -48,7 +54,8 @@ public final class RedisRebuilder {
       SELECT job_id, app, handler, schedule_type, schedule, zone, params, routing, block,
           timeout_ms, retry_count, retry_backoff, misfire, misfire_threshold_ms, enabled,
           schedule_version, version, created_ms, updated_ms, last_fire_ms, child_job_ids
-      FROM kairos_job WHERE shard = ? AND NOT deleted ORDER BY job_id
+      FROM kairos_job WHERE shard = ? AND NOT deleted AND COALESCE(created_ms, 0) < ?
+      ORDER BY job_id
       """;
 
   private final KairosRedis redis;
@@ -57,6 +64,8 @@ public final class RedisRebuilder {
   private final Duration lockTtl;
   private final LuaScript restoreJob = LuaScript.load(RedisRebuilder.class, "restore_job");
   private final LuaScript finishRebuild = LuaScript.load(RedisRebuilder.class, "finish_rebuild");
+  private final LuaScript releaseLock =
+      LuaScript.load(RedisRebuilder.class, "release_rebuild_lock");
   private final SchemaMigrator migrator;
   private volatile boolean migrated;
 
@@ -74,10 +83,45 @@ public final class RedisRebuilder {
   }
 
   /**
-   * Makes every shard initialised, rebuilding those without a marker; returns when all are.
+   * Marks every shard provisional when NO shard has a marker: an empty Redis is a new cluster or a
+   * whole lost Redis, and Redis alone cannot tell which. Provisional shards are scanned at once, so
+   * a new cluster schedules without waiting for PostgreSQL; {@link #ensureInitialised(int)} later
+   * restores what PostgreSQL holds from before the marker (nothing, for a new cluster). A Redis
+   * where some shards have markers lost only part of its data: those shards wait for PostgreSQL.
+   *
+   * @return how many markers this call set (0 when any shard already had one)
+   */
+  public int markProvisionalIfEmpty(int shards) {
+    for (int s = 0; s < shards; s++) {
+      if (isInitialised(s)) {
+        return 0;
+      }
+    }
+    String value = RebuildKeys.provisional(clock.nowMs());
+    int set = 0;
+    for (int s = 0; s < shards; s++) {
+      if ("OK".equals(redis.sync().set(RebuildKeys.initialised(s), value, SetArgs.Builder.nx()))) {
+        set++;
+      }
+    }
+    if (set > 0) {
+      log.warn(
+          "Redis holds no Kairos shard markers (a new cluster, or a whole Redis lost its data):"
+              + " {} shards marked provisional and scheduled now; jobs PostgreSQL holds from"
+              + " before {} are restored as soon as it answers",
+          set,
+          value);
+    }
+    return set;
+  }
+
+  /**
+   * Makes every shard initialised: rebuilds those without a marker, and completes provisional ones;
+   * returns when every shard without a marker has one (or the holder of its lock failed).
    *
    * @param defaultShards shard count to store when Redis has none (an empty Redis)
-   * @throws SQLException when PostgreSQL cannot be read (nothing is marked; call again)
+   * @throws SQLException when PostgreSQL cannot be read (the shard's lock is released, nothing is
+   *     marked; call again)
    */
   public RebuildReport ensureInitialised(int defaultShards) throws SQLException {
     int shards = ClusterMetadata.initialise(redis, defaultShards);
@@ -85,21 +129,33 @@ public final class RedisRebuilder {
     int restored = 0;
     int kept = 0;
     for (int s = 0; s < shards; s++) {
-      if (isInitialised(s)) {
+      String marker = redis.sync().get(RebuildKeys.initialised(s));
+      if (marker != null && RebuildKeys.provisionalSince(marker) < 0) {
         continue;
       }
       String token = UUID.randomUUID().toString();
       String ok =
           redis.sync().set(RebuildKeys.lock(s), token, SetArgs.Builder.nx().px(lockTtl.toMillis()));
       if (!"OK".equals(ok)) {
-        awaitMarker(s);
+        if (marker == null) {
+          awaitMarkerOrLockRelease(s);
+        } // a provisional shard is scanned meanwhile; whoever holds the lock completes it
         continue;
       }
-      if (isInitialised(s)) { // another node finished between our check and our lock
-        redis.sync().del(RebuildKeys.lock(s));
+      // Re-read under the lock: another node may have finished between our read and our lock.
+      marker = redis.sync().get(RebuildKeys.initialised(s));
+      if (marker != null && RebuildKeys.provisionalSince(marker) < 0) {
+        release(s, token);
         continue;
       }
-      int[] counts = rebuild(s);
+      long createdBefore = marker == null ? Long.MAX_VALUE : RebuildKeys.provisionalSince(marker);
+      int[] counts;
+      try {
+        counts = rebuild(s, createdBefore);
+      } catch (SQLException | RuntimeException e) {
+        release(s, token);
+        throw e;
+      }
       Long marked =
           finishRebuild.eval(
               redis.sync(),
@@ -112,20 +168,32 @@ public final class RedisRebuilder {
         restored += counts[0];
         kept += counts[1];
         log.info(
-            "shard {} rebuilt from PostgreSQL: {} jobs restored, {} kept", s, counts[0], counts[1]);
+            "shard {} {} from PostgreSQL: {} jobs restored, {} kept",
+            s,
+            marker == null ? "rebuilt" : "completed (was provisional)",
+            counts[0],
+            counts[1]);
       } else {
         log.warn(
             "shard {}: rebuild lock expired before the rebuild finished; another node redoes it",
             s);
-        awaitMarker(s);
       }
     }
     return new RebuildReport(rebuilt, restored, kept);
   }
 
-  private void awaitMarker(int shard) {
+  private void release(int shard, String token) {
+    releaseLock.eval(
+        redis.sync(), ScriptOutputType.INTEGER, new String[] {RebuildKeys.lock(shard)}, token);
+  }
+
+  /**
+   * Waits while another node rebuilds the shard: until its marker appears, or its lock is gone
+   * without one (that node failed; the caller's next attempt takes over). The lock's TTL bounds it.
+   */
+  private void awaitMarkerOrLockRelease(int shard) {
     long deadline = System.nanoTime() + lockTtl.toNanos() * 2;
-    while (!isInitialised(shard)) {
+    while (!isInitialised(shard) && redis.sync().exists(RebuildKeys.lock(shard)) == 1) {
       if (System.nanoTime() - deadline > 0) {
         throw new IllegalStateException(
             "shard " + shard + " still not initialised after " + lockTtl.multipliedBy(2));
@@ -140,7 +208,7 @@ public final class RedisRebuilder {
   }
 
   /** Restores the shard's jobs; returns {restored, kept}. */
-  private int[] rebuild(int shard) throws SQLException {
+  private int[] rebuild(int shard, long createdBefore) throws SQLException {
     if (!migrated) {
       // The rebuild may be the first use of PostgreSQL on a new deployment.
       try {
@@ -153,7 +221,7 @@ public final class RedisRebuilder {
     long now = clock.nowMs();
     int restored = 0;
     int kept = 0;
-    for (StoredJob job : load(shard)) {
+    for (StoredJob job : load(shard, createdBefore)) {
       OptionalLong next = RestoredNextFire.compute(job.hash(), job.lastFireMs(), now);
       List<String> args = new ArrayList<>();
       args.add(job.id());
@@ -184,11 +252,12 @@ public final class RedisRebuilder {
     return new int[] {restored, kept};
   }
 
-  List<StoredJob> load(int shard) throws SQLException {
+  List<StoredJob> load(int shard, long createdBefore) throws SQLException {
     List<StoredJob> jobs = new ArrayList<>();
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(LIVE_JOBS)) {
       ps.setInt(1, shard);
+      ps.setLong(2, createdBefore);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           Map<String, String> hash = new LinkedHashMap<>();

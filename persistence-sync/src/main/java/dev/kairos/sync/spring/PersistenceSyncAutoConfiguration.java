@@ -1,10 +1,15 @@
 package dev.kairos.sync.spring;
 
+import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.redis.ShardReadiness;
 import dev.kairos.sync.history.TriggerHistoryQueries;
 import dev.kairos.sync.history.TriggerRetention;
 import dev.kairos.sync.rebuild.RedisRebuilder;
+import dev.kairos.sync.rebuild.ShardInitialiser;
 import dev.kairos.sync.store.SyncStore;
+import dev.kairos.sync.worker.Backoff;
 import dev.kairos.sync.worker.SchemaMigrator;
 import dev.kairos.sync.worker.StreamSyncWorker;
 import dev.kairos.sync.worker.SyncFaults;
@@ -15,6 +20,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -44,6 +51,9 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBean({KairosRedis.class, DataSource.class})
 @EnableConfigurationProperties(SyncProperties.class)
 public class PersistenceSyncAutoConfiguration {
+
+  /** Bounds one pipelined read of the shard markers. */
+  private static final Duration REDIS_TIMEOUT = Duration.ofSeconds(5);
 
   @Bean
   @ConditionalOnMissingBean
@@ -99,12 +109,41 @@ public class PersistenceSyncAutoConfiguration {
         TriggerRetention.DEFAULT_BATCH);
   }
 
-  /** Not run here: the node calls it before its scanner starts (see the module's README). */
+  /** Run by {@link ShardInitialiser}, and by the admin API's rebuild operation. */
   @Bean
   @ConditionalOnMissingBean
   RedisRebuilder kairosRedisRebuilder(KairosRedis redis, DataSource dataSource) {
     return new RedisRebuilder(
         redis, dataSource, System::currentTimeMillis, RedisRebuilder.DEFAULT_LOCK_TTL);
+  }
+
+  /**
+   * The scanner's {@link ShardReadiness}: shards without an initialised marker are not scanned
+   * until rebuilt from PostgreSQL. Redis only at start; PostgreSQL from its own thread.
+   */
+  @Bean(initMethod = "start", destroyMethod = "close")
+  @ConditionalOnMissingBean
+  ShardInitialiser kairosShardInitialiser(
+      KairosRedis redis,
+      RedisRebuilder rebuilder,
+      ObjectProvider<RedisKeys> keys,
+      SyncProperties properties,
+      SyncMetrics metrics) {
+    RedisKeys layout = keys.getIfAvailable();
+    IntSupplier shards = layout != null ? layout::shards : () -> storedShards(redis);
+    return new ShardInitialiser(
+        redis,
+        rebuilder,
+        shards,
+        properties.getShardCheckInterval(),
+        REDIS_TIMEOUT,
+        new Backoff(properties.getRetryInitial(), properties.getRetryMax()),
+        metrics.registry());
+  }
+
+  private static int storedShards(KairosRedis redis) {
+    String stored = redis.sync().hget(RedisKeys.META, ClusterMetadata.SHARDS);
+    return stored == null ? 0 : Integer.parseInt(stored);
   }
 
   @Configuration(proxyBeanMethods = false)

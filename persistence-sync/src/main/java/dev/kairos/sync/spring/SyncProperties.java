@@ -1,6 +1,7 @@
 package dev.kairos.sync.spring;
 
 import dev.kairos.sync.history.TriggerRetention;
+import dev.kairos.sync.rebuild.ShardInitialiser;
 import dev.kairos.sync.worker.SyncConfig;
 import dev.kairos.sync.worker.SyncHealth;
 import dev.kairos.sync.worker.SyncLagMonitor;
@@ -52,6 +53,12 @@ public class SyncProperties {
 
   /** How often the lag gauges are sampled. */
   private Duration lagCheckInterval = SyncLagMonitor.DEFAULT_INTERVAL;
+
+  /**
+   * How often the node re-reads every shard's initialised marker: a shard whose Redis master lost
+   * its data is taken out of the scan within this long, and rebuilt from PostgreSQL.
+   */
+  private Duration shardCheckInterval = ShardInitialiser.DEFAULT_CHECK_INTERVAL;
 
   /** Trigger history older than this is deleted (at least 7 days). */
   private Duration retention = TriggerRetention.DEFAULT_RETENTION;
@@ -175,6 +182,14 @@ public class SyncProperties {
 
   public void setLagCheckInterval(Duration lagCheckInterval) {
     this.lagCheckInterval = lagCheckInterval;
+  }
+
+  public Duration getShardCheckInterval() {
+    return shardCheckInterval;
+  }
+
+  public void setShardCheckInterval(Duration shardCheckInterval) {
+    this.shardCheckInterval = shardCheckInterval;
   }
 
   public Duration getRetention() {

@@ -18,6 +18,7 @@ import dev.kairos.coordinator.scan.ScanLoop;
 import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.redis.ShardReadiness;
 import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.time.KairosClock;
 import io.micrometer.core.instrument.Gauge;
@@ -48,6 +49,7 @@ final class ClusterNode implements AutoCloseable {
       WheelNotifier notifier,
       Duration redisTimeout,
       LongConsumer termObserved,
+      ShardReadiness readiness,
       MeterRegistry meters) {}
 
   private static final int MOVE_LIMIT_PER_CALL = 500;
@@ -89,6 +91,7 @@ final class ClusterNode implements AutoCloseable {
             new ConsistentHashAssigner(),
             w.notifier(),
             new FireWindow(),
+            w.readiness(),
             w.meters());
     this.duties =
         new LeaderDuties(

@@ -10,6 +10,7 @@ import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.redis.ShardReadiness;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.alarm.LeaderView;
@@ -83,6 +84,7 @@ class LeadershipConfiguration {
       ObservedTerm observedTerm,
       RedisConnectionProperties redisProperties,
       ObjectProvider<LostTriggerDuty> lostTriggers,
+      ObjectProvider<ShardReadiness> readiness,
       MeterRegistry meters) {
     NodeFirePath path = firePath.getIfAvailable();
     WheelNotifier notifier = path != null ? path : WheelNotifier.NONE;
@@ -116,6 +118,8 @@ class LeadershipConfiguration {
                 notifier,
                 redisProperties.getTimeout(),
                 observedTerm::observe,
+                // persistence-sync's initialiser: shards whose data is being restored are skipped
+                readiness.getIfAvailable(() -> ShardReadiness.ALL),
                 meters));
     LostTriggerDuty lostTriggerDuty = lostTriggers.getIfAvailable();
     if (lostTriggerDuty != null) {
