@@ -289,7 +289,7 @@ class StreamSyncWorkerIT {
                 && health.maxLagMs() == 0);
     assertThat(health.snapshot().lagging()).isFalse();
     assertThat(health.snapshot().totalPending()).isZero();
-    assertThat(registry.get("kairos.sync.pending.total").gauge().value()).isZero();
+    assertThat(registry.get("kairos.sync.pending.all").gauge().value()).isZero();
   }
 
   @Test

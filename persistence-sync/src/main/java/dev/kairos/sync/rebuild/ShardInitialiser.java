@@ -65,6 +65,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
   private final Backoff backoff;
   private final Counter failures;
   private final Counter rebuiltShards;
+  private final Counter restoredJobs;
   private volatile Markers markers = Markers.NONE;
   private ScheduledExecutorService executor;
 
@@ -90,6 +91,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
     this.backoff = backoff;
     this.failures = meters.counter("kairos.rebuild.failures");
     this.rebuiltShards = meters.counter("kairos.rebuild.shards");
+    this.restoredJobs = meters.counter("kairos.rebuild.jobs.restored");
     Gauge.builder("kairos.shards.not.ready", this, i -> i.markers.missing())
         .description("shards without an initialised marker: not scanned until rebuilt")
         .register(meters);
@@ -177,6 +179,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
       RebuildReport report = rebuilder.ensureInitialised(count);
       backoff.reset();
       rebuiltShards.increment(report.rebuiltShards().size());
+      restoredJobs.increment(report.restoredJobs());
       if (!report.rebuiltShards().isEmpty()) {
         log.info(
             "shards {} initialised from PostgreSQL: {} jobs restored, {} kept",

@@ -48,6 +48,12 @@ public class SyncProperties {
   /** Longest back-off while PostgreSQL or Redis is unavailable. */
   private Duration retryMax = SyncConfig.DEFAULT_RETRY_MAX;
 
+  /**
+   * A consumer of the group idle this long with nothing pending is removed (a node that restarted
+   * under another name, or left): keeps the groups from piling up consumers.
+   */
+  private Duration consumerExpiry = SyncConfig.DEFAULT_CONSUMER_EXPIRY;
+
   /** A shard whose oldest unsynced entry is older than this is logged at WARN and "lagging". */
   private Duration lagThreshold = SyncHealth.DEFAULT_LAG_THRESHOLD;
 
@@ -77,7 +83,8 @@ public class SyncProperties {
         claimInterval,
         trimInterval,
         retryInitial,
-        retryMax);
+        retryMax,
+        consumerExpiry);
   }
 
   public boolean isEnabled() {
@@ -166,6 +173,14 @@ public class SyncProperties {
 
   public void setRetryMax(Duration retryMax) {
     this.retryMax = retryMax;
+  }
+
+  public Duration getConsumerExpiry() {
+    return consumerExpiry;
+  }
+
+  public void setConsumerExpiry(Duration consumerExpiry) {
+    this.consumerExpiry = consumerExpiry;
   }
 
   public Duration getLagThreshold() {

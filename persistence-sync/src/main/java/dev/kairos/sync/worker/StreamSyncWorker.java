@@ -59,6 +59,7 @@ public final class StreamSyncWorker implements AutoCloseable {
   private final SyncFaults faults;
   private final EventParser parser = new EventParser();
   private final StreamGroups groups;
+  private final DeadConsumers deadConsumers;
   private final Consumer<String> me;
   private final Backoff backoff;
   private volatile Thread thread;
@@ -85,6 +86,8 @@ public final class StreamSyncWorker implements AutoCloseable {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.faults = Objects.requireNonNull(faults, "faults");
     this.groups = new StreamGroups(redis, config.group());
+    this.deadConsumers =
+        new DeadConsumers(redis, config.group(), config.consumer(), config.consumerExpiry());
     this.me = Consumer.from(config.group(), config.consumer());
     this.backoff = new Backoff(config.retryInitial(), config.retryMax());
   }
@@ -188,6 +191,7 @@ public final class StreamSyncWorker implements AutoCloseable {
     long now = System.currentTimeMillis();
     if (now >= nextClaimAtMs) {
       claimIdle();
+      removeDeadConsumers();
       nextClaimAtMs = now + config.claimInterval().toMillis();
     }
     int applied = syncRound();
@@ -214,6 +218,31 @@ public final class StreamSyncWorker implements AutoCloseable {
     shards = n;
     log.info("persistence-sync worker {} follows {} shard streams", config.consumer(), n);
     return true;
+  }
+
+  /** Runs after {@link #claimIdle()}: a dead consumer whose entries were taken has none left. */
+  private void removeDeadConsumers() {
+    for (int s = 0; s < shards; s++) {
+      List<String> removed;
+      try {
+        removed = deadConsumers.sweep(s);
+      } catch (RuntimeException e) {
+        if (StreamGroups.isNoGroup(e)) {
+          groups.ensure(s);
+          continue;
+        }
+        throw e;
+      }
+      if (!removed.isEmpty()) {
+        metrics.consumersRemoved(removed.size());
+        log.info(
+            "shard {}: removed consumers {} of group {} (idle over {} with nothing pending)",
+            s,
+            removed,
+            config.group(),
+            config.consumerExpiry());
+      }
+    }
   }
 
   /** Takes over entries that another (dead) consumer read and never acknowledged. */

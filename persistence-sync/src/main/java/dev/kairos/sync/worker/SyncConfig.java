@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param trimInterval how often acknowledged entries are trimmed from the streams
  * @param retryInitial first back-off after a failure (PostgreSQL or Redis unavailable)
  * @param retryMax longest back-off
+ * @param consumerExpiry a consumer of the group idle this long with no pending entries is removed
+ *     (XGROUP DELCONSUMER), so restarts under new names do not pile consumers up
  */
 public record SyncConfig(
     String group,
@@ -27,7 +29,8 @@ public record SyncConfig(
     Duration claimInterval,
     Duration trimInterval,
     Duration retryInitial,
-    Duration retryMax) {
+    Duration retryMax,
+    Duration consumerExpiry) {
 
   public static final String DEFAULT_GROUP = "kairos-sync";
   public static final int DEFAULT_BATCH_SIZE = 500;
@@ -38,6 +41,7 @@ public record SyncConfig(
   public static final Duration DEFAULT_TRIM_INTERVAL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_RETRY_INITIAL = Duration.ofMillis(500);
   public static final Duration DEFAULT_RETRY_MAX = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_CONSUMER_EXPIRY = Duration.ofMinutes(10);
 
   public SyncConfig {
     Objects.requireNonNull(group, "group");
@@ -51,7 +55,13 @@ public record SyncConfig(
     }
     for (Duration d :
         new Duration[] {
-          pollInterval, claimIdle, claimInterval, trimInterval, retryInitial, retryMax
+          pollInterval,
+          claimIdle,
+          claimInterval,
+          trimInterval,
+          retryInitial,
+          retryMax,
+          consumerExpiry
         }) {
       if (d == null || d.isNegative() || d.isZero()) {
         throw new IllegalArgumentException("durations must be positive");
@@ -71,7 +81,8 @@ public record SyncConfig(
         DEFAULT_CLAIM_INTERVAL,
         DEFAULT_TRIM_INTERVAL,
         DEFAULT_RETRY_INITIAL,
-        DEFAULT_RETRY_MAX);
+        DEFAULT_RETRY_MAX,
+        DEFAULT_CONSUMER_EXPIRY);
   }
 
   public SyncConfig withConsumer(String name) {
@@ -85,7 +96,8 @@ public record SyncConfig(
         claimInterval,
         trimInterval,
         retryInitial,
-        retryMax);
+        retryMax,
+        consumerExpiry);
   }
 
   public SyncConfig withClaimIdle(Duration idle, Duration interval) {
@@ -99,7 +111,8 @@ public record SyncConfig(
         interval,
         trimInterval,
         retryInitial,
-        retryMax);
+        retryMax,
+        consumerExpiry);
   }
 
   public SyncConfig withRetry(Duration initial, Duration max) {
@@ -113,6 +126,22 @@ public record SyncConfig(
         claimInterval,
         trimInterval,
         initial,
-        max);
+        max,
+        consumerExpiry);
+  }
+
+  public SyncConfig withConsumerExpiry(Duration expiry) {
+    return new SyncConfig(
+        group,
+        consumer,
+        batchSize,
+        maxEventsPerRound,
+        pollInterval,
+        claimIdle,
+        claimInterval,
+        trimInterval,
+        retryInitial,
+        retryMax,
+        expiry);
   }
 }

@@ -54,7 +54,7 @@ public final class SyncHealth {
     Gauge.builder("kairos.sync.lag.max.ms", this, h -> h.snapshot.maxLagMs())
         .description("age of the oldest stream entry not yet in PostgreSQL, over all shards")
         .register(registry);
-    Gauge.builder("kairos.sync.pending.total", this, h -> h.snapshot.totalPending())
+    Gauge.builder("kairos.sync.pending.all", this, h -> h.snapshot.totalPending())
         .description("stream entries delivered to persistence-sync and not yet acknowledged")
         .register(registry);
   }

@@ -13,6 +13,7 @@ public final class SyncMetrics {
   private final Counter databaseFailures;
   private final Counter claimed;
   private final Counter trimmed;
+  private final Counter consumersRemoved;
 
   public SyncMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -22,6 +23,7 @@ public final class SyncMetrics {
     this.databaseFailures = registry.counter("kairos.sync.database.failures");
     this.claimed = registry.counter("kairos.sync.entries.claimed");
     this.trimmed = registry.counter("kairos.sync.entries.trimmed");
+    this.consumersRemoved = registry.counter("kairos.sync.consumers.removed");
   }
 
   public MeterRegistry registry() {
@@ -50,6 +52,14 @@ public final class SyncMetrics {
 
   void trimmed(long n) {
     trimmed.increment(n);
+  }
+
+  void consumersRemoved(int n) {
+    consumersRemoved.increment(n);
+  }
+
+  public double consumersRemovedCount() {
+    return consumersRemoved.count();
   }
 
   public double appliedCount() {

@@ -1,0 +1,448 @@
+package dev.kairos.node.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.redis.TriggerFields;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.EmbeddedPostgreSql;
+import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.ZkMode;
+import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.mq.slot.SlotLease;
+import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.sync.rebuild.RebuildKeys;
+import dev.kairos.sync.worker.SyncHealth;
+import dev.kairos.sync.worker.SyncLagSnapshot;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Whole scheduler nodes (Spring contexts) against real Redis Cluster, ZooKeeper, RocketMQ and
+ * PostgreSQL: Redis data lost and restored from PostgreSQL, PostgreSQL down at start and under
+ * load. persistence-sync's component ITs cover the rebuild's arithmetic; these prove the node
+ * wiring: the shard gate before the scan, and that PostgreSQL never stops firing.
+ */
+@RealInfra(
+    redis = RedisMode.CLUSTER,
+    zookeeper = ZkMode.STANDALONE,
+    rocketMq = true,
+    postgres = true)
+class NodeRebuildIT {
+
+  private static final String APP = "rebuild";
+  private static final String HANDLER = "tick";
+  private static final int SHARDS = 64;
+  private static final int QUEUES = 2;
+
+  private final EmbeddedInfrastructure infra;
+  private final EmbeddedRedisCluster cluster;
+  private final EmbeddedPostgreSql pg;
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private KairosRedis redis;
+  private String zkRoot;
+
+  NodeRebuildIT(EmbeddedInfrastructure infra) {
+    this.infra = infra;
+    this.cluster = infra.redisCluster();
+    this.pg = infra.postgres();
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    flushAll();
+    try (Connection c = pg.connect();
+        Statement st = c.createStatement()) {
+      st.execute("DROP SCHEMA public CASCADE");
+      st.execute("CREATE SCHEMA public");
+    }
+    infra.rocketMq().createTopic(TopicNames.handlerTopic(APP, HANDLER), QUEUES);
+    redis = KairosRedis.connect(cluster.uris(), true, Duration.ofSeconds(5));
+    zkRoot = "/kairos-rebuild-" + UUID.randomUUID();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (!pg.isRunning()) {
+      pg.start();
+    }
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      closeables.get(i).close();
+    }
+    closeables.clear();
+    redis.close();
+  }
+
+  @Test
+  void flushedRedisAndPostgresDownAtRestartNodeSchedulesAndOldJobsReturnWhenPostgresDoes()
+      throws Exception {
+    ConfigurableApplicationContext first = node("rb-first");
+    List<String> old = createJobs(first, "old-", 20);
+    await(Duration.ofSeconds(90), "20 jobs in PostgreSQL", () -> pgCount("kairos_job") == 20);
+    first.close();
+
+    flushAll();
+    pg.stop();
+    ConfigurableApplicationContext second = node("rb-second"); // starts: PostgreSQL is no gate
+    startLeases();
+    long restartMs = System.currentTimeMillis();
+    List<String> fresh = createJobs(second, "fresh-", 5);
+    for (String id : fresh) {
+      awaitDispatchedAfter(id, restartMs, "job " + id + " created while PostgreSQL is down");
+    }
+    for (String id : old) {
+      assertThat(exists(id)).as("%s cannot come back before PostgreSQL does", id).isFalse();
+    }
+
+    pg.start();
+    for (String id : old) {
+      await(Duration.ofSeconds(60), id + " restored", () -> exists(id));
+      double due = redis.sync().zscore(RedisKeys.due(shardOf(id)), id);
+      assertThat((long) due % 1_000).as("%s next fire on a whole second", id).isZero();
+      assertThat((long) due).as("%s next fire from now, not the past", id).isGreaterThan(restartMs);
+    }
+    long restoredMs = System.currentTimeMillis();
+    for (String id : old) {
+      awaitDispatchedAfter(id, restoredMs, "restored job " + id);
+    }
+    // Sync caught up: every job is in PostgreSQL, and the triggers fired so far are there.
+    await(Duration.ofSeconds(90), "25 jobs in PostgreSQL", () -> pgCount("kairos_job") == 25);
+    List<String> fired = new ArrayList<>();
+    for (String id : fresh) {
+      fired.addAll(dispatchedTriggers(id, restartMs));
+    }
+    await(
+        Duration.ofSeconds(90),
+        "fired triggers in PostgreSQL as DISPATCHED",
+        () -> pgDispatched(fired) == fired.size());
+  }
+
+  @Test
+  void twoNodesStartingTogetherOnAnEmptyRedisRestoreEachJobOnce() throws Exception {
+    ConfigurableApplicationContext first = node("rb-seed");
+    createJobs(first, "pair-", 30);
+    await(Duration.ofSeconds(90), "30 jobs in PostgreSQL", () -> pgCount("kairos_job") == 30);
+    first.close();
+    flushAll();
+
+    CompletableFuture<ConfigurableApplicationContext> a =
+        CompletableFuture.supplyAsync(() -> node("rb-pair-a"));
+    CompletableFuture<ConfigurableApplicationContext> b =
+        CompletableFuture.supplyAsync(() -> node("rb-pair-b"));
+    List<MeterRegistry> meters =
+        List.of(a.get().getBean(MeterRegistry.class), b.get().getBean(MeterRegistry.class));
+    await(
+        Duration.ofSeconds(90),
+        "every shard completed by one of the two nodes",
+        () -> sum(meters, "kairos.rebuild.shards") == SHARDS);
+    assertThat(sum(meters, "kairos.rebuild.jobs.restored"))
+        .as("each job restored once")
+        .isEqualTo(30);
+    for (int s = 0; s < SHARDS; s++) {
+      assertThat(redis.sync().get(RebuildKeys.initialised(s))).doesNotStartWith("provisional");
+    }
+  }
+
+  @Test
+  void flushingOneMasterWhileRunningRebuildsOnlyItsShardsAndTheirJobsFireAgain() throws Exception {
+    ConfigurableApplicationContext node = node("rb-one");
+    List<String> ids = createJobs(node, "one-", 40);
+    await(Duration.ofSeconds(90), "40 jobs in PostgreSQL", () -> pgCount("kairos_job") == 40);
+    int victim = cluster.nodeOwning(RebuildKeys.initialised(0));
+    TreeSet<Integer> lost = new TreeSet<>();
+    for (int s = 0; s < SHARDS; s++) {
+      if (cluster.nodeOwning(RebuildKeys.initialised(s)) == victim) {
+        lost.add(s);
+      }
+    }
+    List<String> onVictim = ids.stream().filter(id -> lost.contains(shardOf(id))).toList();
+    assertThat(onVictim).isNotEmpty();
+    MeterRegistry meters = node.getBean(MeterRegistry.class);
+    // The empty Redis of setUp was marked provisional and completed once PostgreSQL answered.
+    await(
+        Duration.ofSeconds(60),
+        "the new cluster's provisional shards completed",
+        () -> meters.counter("kairos.rebuild.shards").count() == SHARDS);
+    double restoredBefore = meters.counter("kairos.rebuild.jobs.restored").count();
+
+    cluster.flushNode(victim);
+    long flushedMs = System.currentTimeMillis();
+    await(
+        Duration.ofSeconds(60),
+        "the victim's shards rebuilt",
+        () -> meters.counter("kairos.rebuild.shards").count() == SHARDS + lost.size());
+    assertThat(meters.counter("kairos.rebuild.jobs.restored").count() - restoredBefore)
+        .as("only the lost master's jobs restored")
+        .isEqualTo(onVictim.size());
+    for (String id : onVictim) {
+      awaitFiredAfter(id, flushedMs, "rebuilt job " + id);
+    }
+  }
+
+  @Test
+  void postgresStoppedUnderLoadTriggersKeepFiringAndTheBacklogDrains() throws Exception {
+    ConfigurableApplicationContext node = node("rb-load");
+    startLeases();
+    long createdMs = System.currentTimeMillis();
+    List<String> ids = createJobs(node, "load-", 200);
+    Thread.sleep(3_000); // steady state before the outage: part of the scenario, not a wait
+    long stopMs = System.currentTimeMillis();
+    pg.stop();
+    Thread.sleep(10_000); // the outage's length
+    long startMs = System.currentTimeMillis();
+    pg.start();
+
+    // Every fire of the outage was published, none before its time.
+    long from = (stopMs / 1_000 + 1) * 1_000;
+    long to = startMs / 1_000 * 1_000;
+    List<Long> lateness = new ArrayList<>();
+    for (String id : ids) {
+      Map<Long, Map<String, String>> triggers = triggersByFire(id, from, to);
+      for (long fire = from; fire <= to; fire += 1_000) {
+        Map<String, String> t = triggers.get(fire);
+        assertThat(t).as("%s fired at %d during the outage", id, fire).isNotNull();
+        assertThat(t.get(TriggerFields.STATE)).isEqualTo("DISPATCHED");
+        long sent = Long.parseLong(t.get(TriggerFields.DISPATCHED_MS));
+        assertThat(sent).as("%s:%d never early", id, fire).isGreaterThanOrEqualTo(fire);
+        lateness.add(sent - fire);
+      }
+    }
+    Collections.sort(lateness);
+    System.out.printf(
+        "PG outage %d ms, %d fires: dispatch lateness p50 %d ms, p99 %d ms, max %d ms%n",
+        startMs - stopMs,
+        lateness.size(),
+        lateness.get(lateness.size() / 2),
+        lateness.get((int) Math.ceil(lateness.size() * 0.99) - 1),
+        lateness.get(lateness.size() - 1));
+
+    JobStore jobs = node.getBean(JobStore.class);
+    for (String id : ids) {
+      jobs.disable(id);
+    }
+    long disabledMs = System.currentTimeMillis();
+    // Fires claimed ahead (pre-read) are dropped as stale when their time comes: wait for that.
+    await(
+        Duration.ofSeconds(30),
+        "no trigger left CLAIMED",
+        () ->
+            ids.stream()
+                .allMatch(
+                    id ->
+                        triggersByFire(id, disabledMs - 1_000, disabledMs + 10_000)
+                            .values()
+                            .stream()
+                            .noneMatch(t -> "CLAIMED".equals(t.get(TriggerFields.STATE)))));
+    SyncHealth health = node.getBean(SyncHealth.class);
+    await(
+        Duration.ofSeconds(120),
+        "the backlog drained",
+        () -> {
+          SyncLagSnapshot lag = health.snapshot();
+          return lag.sampledAtMs() > System.currentTimeMillis() - 2_000
+              && lag.totalPending() == 0
+              && lag.maxLagMs() == 0;
+        });
+    // PostgreSQL equals Redis: every trigger with its state and dispatch time.
+    Map<String, String[]> inRedis = new HashMap<>();
+    for (String id : ids) {
+      for (Map<String, String> t : triggersByFire(id, createdMs, disabledMs + 10_000).values()) {
+        inRedis.put(
+            t.get(TriggerFields.ID),
+            new String[] {t.get(TriggerFields.STATE), t.get(TriggerFields.DISPATCHED_MS)});
+      }
+    }
+    Map<String, String[]> inPg = new HashMap<>();
+    try (Connection c = pg.connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT trigger_id, state, dispatched_ms FROM kairos_trigger"
+                    + " WHERE job_id LIKE 'load-%'")) {
+      while (rs.next()) {
+        Long dispatched = rs.getObject(3, Long.class);
+        inPg.put(
+            rs.getString(1),
+            new String[] {rs.getString(2), dispatched == null ? null : dispatched.toString()});
+      }
+    }
+    assertThat(inPg.keySet()).containsExactlyInAnyOrderElementsOf(inRedis.keySet());
+    for (var e : inRedis.entrySet()) {
+      assertThat(inPg.get(e.getKey())).as("trigger %s", e.getKey()).containsExactly(e.getValue());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private ConfigurableApplicationContext node(String name) {
+    Map<String, String> p = new java.util.LinkedHashMap<>(infra.springProperties());
+    p.put("server.port", "0");
+    p.put("kairos.node.name", name);
+    p.put("kairos.zookeeper.root-path", zkRoot);
+    p.put("kairos.cluster.secret", "rebuild-secret");
+    p.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
+    p.put("kairos.sync.consumer", name);
+    p.put("kairos.sync.poll-interval", "50ms");
+    p.put("kairos.sync.shard-check-interval", "200ms");
+    p.put("kairos.sync.retry-initial", "200ms");
+    p.put("kairos.sync.retry-max", "1s");
+    p.put("kairos.sync.lag-check-interval", "500ms");
+    p.put("spring.datasource.hikari.connection-timeout", "1000");
+    String[] args =
+        p.entrySet().stream()
+            .map(e -> "--" + e.getKey() + "=" + e.getValue())
+            .toArray(String[]::new);
+    ConfigurableApplicationContext context =
+        new org.springframework.boot.builder.SpringApplicationBuilder(
+                dev.kairos.node.KairosNodeApplication.class)
+            .run(args);
+    synchronized (closeables) {
+      closeables.add(context);
+    }
+    return context;
+  }
+
+  private void startLeases() {
+    for (int i = 0; i < QUEUES; i++) {
+      SlotLease lease =
+          new SlotLease(
+              redis,
+              SlotLeaseConfig.of(APP, UUID.randomUUID().toString(), "rebuild-it", List.of(HANDLER))
+                  .withSlotCount(QUEUES));
+      lease.start();
+      closeables.add(lease);
+    }
+  }
+
+  private List<String> createJobs(ConfigurableApplicationContext node, String prefix, int n) {
+    JobStore jobs = node.getBean(JobStore.class);
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String id = prefix + i;
+      jobs.create(JobDefinition.builder(id).app(APP).handler(HANDLER).cron("* * * * * *").build());
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  private void flushAll() {
+    for (int i = 0; i < cluster.size(); i++) {
+      cluster.flushNode(i);
+    }
+  }
+
+  private int shardOf(String jobId) {
+    return new RedisKeys(SHARDS).shardOf(jobId);
+  }
+
+  private boolean exists(String jobId) {
+    return redis.sync().exists(RedisKeys.job(shardOf(jobId), jobId)) == 1;
+  }
+
+  /** Trigger hashes of an every-second job with fire times in [fromMs, toMs], by fire time. */
+  private Map<Long, Map<String, String>> triggersByFire(String jobId, long fromMs, long toMs) {
+    int s = shardOf(jobId);
+    Map<Long, Map<String, String>> out = new HashMap<>();
+    for (long fire = (fromMs + 999) / 1_000 * 1_000; fire <= toMs; fire += 1_000) {
+      Map<String, String> hash = redis.sync().hgetall(RedisKeys.trigger(s, jobId + ":" + fire));
+      if (!hash.isEmpty()) {
+        out.put(fire, hash);
+      }
+    }
+    return out;
+  }
+
+  private List<String> dispatchedTriggers(String jobId, long afterMs) {
+    return triggersByFire(jobId, afterMs + 1, System.currentTimeMillis() + 1_000).values().stream()
+        .filter(t -> "DISPATCHED".equals(t.get(TriggerFields.STATE)))
+        .map(t -> t.get(TriggerFields.ID))
+        .toList();
+  }
+
+  private void awaitDispatchedAfter(String jobId, long afterMs, String what) {
+    await(
+        Duration.ofSeconds(30),
+        what + " dispatched after " + afterMs,
+        () -> !dispatchedTriggers(jobId, afterMs).isEmpty());
+  }
+
+  /** Fired: the node took it off its wheel and either published it or found no executor. */
+  private void awaitFiredAfter(String jobId, long afterMs, String what) {
+    await(
+        Duration.ofSeconds(30),
+        what + " fired after " + afterMs,
+        () ->
+            triggersByFire(jobId, afterMs + 1, System.currentTimeMillis() + 1_000).values().stream()
+                .anyMatch(
+                    t ->
+                        List.of("DISPATCHED", "NO_EXECUTOR").contains(t.get(TriggerFields.STATE))));
+  }
+
+  private long pgCount(String table) {
+    try (Connection c = pg.connect();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      return -1; // not migrated yet, or PostgreSQL restarting
+    }
+  }
+
+  private long pgDispatched(List<String> triggerIds) {
+    try (Connection c = pg.connect();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT count(*) FROM kairos_trigger WHERE state = 'DISPATCHED'"
+                    + " AND trigger_id = ANY (?)")) {
+      ps.setArray(1, c.createArrayOf("text", triggerIds.toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      return -1;
+    }
+  }
+
+  private static double sum(List<MeterRegistry> registries, String counter) {
+    return registries.stream().mapToDouble(r -> r.counter(counter).count()).sum();
+  }
+
+  private static void await(Duration timeout, String what, java.util.function.BooleanSupplier ok) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!ok.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for " + what, e);
+      }
+    }
+  }
+}
