@@ -27,6 +27,10 @@ import org.junit.jupiter.api.Test;
 class DeadConsumersIT {
 
   private static final String GROUP = SyncConfig.DEFAULT_GROUP;
+
+  /** Long enough that a loaded machine cannot pause past it between two lines of this test. */
+  private static final Duration EXPIRY = Duration.ofSeconds(3);
+
   private final EmbeddedRedisCluster cluster;
   private final EmbeddedPostgreSql pg;
   private SyncFixture fx;
@@ -106,7 +110,7 @@ class DeadConsumersIT {
         fx.worker(
             SyncFixture.fastConfig("node-b")
                 .withClaimIdle(Duration.ofMinutes(10), Duration.ofMillis(200))
-                .withConsumerExpiry(Duration.ofMillis(300)),
+                .withConsumerExpiry(EXPIRY),
             metrics,
             SyncFaults.NONE);
     live.start();
@@ -124,17 +128,15 @@ class DeadConsumersIT {
     assertThat(metrics.consumersRemovedCount()).isGreaterThanOrEqualTo(SyncFixture.SHARDS);
     // A probe consumer with nothing pending joins the holder's shard after the holder went idle.
     // Once a sweep has removed the probe, that sweep also saw the holder idle past the bound.
-    fx.redis
-        .sync()
-        .xreadgroup(
-            Consumer.from(GROUP, "probe"),
-            XReadArgs.StreamOffset.lastConsumed(RedisKeys.events(held)));
+    fx.redis.sync().xgroupCreateconsumer(RedisKeys.events(held), Consumer.from(GROUP, "probe"));
     assertThat(consumers(held)).containsEntry("probe", 0L);
     SyncFixture.await(
         Duration.ofSeconds(30), "probe removed", () -> !consumers(held).containsKey("probe"));
-    assertThat(consumers(held))
-        .as("a consumer holding an unacknowledged entry is never removed")
-        .containsEntry("holder", 1L)
-        .containsKey("node-b");
+    Map<String, Long> after = consumers(held);
+    assertThat(after)
+        .as("a consumer holding unacknowledged entries is never removed")
+        .containsKey("holder");
+    assertThat(after.get("holder")).isPositive();
+    assertThat(after).containsKey("node-b");
   }
 }

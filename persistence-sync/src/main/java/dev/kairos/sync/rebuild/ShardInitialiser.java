@@ -133,8 +133,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
     try {
       int count = shards.getAsInt();
       if (count > 0) {
-        rebuilder.markProvisionalIfEmpty(count);
-        markers = read(count);
+        markers = readMarkingAnEmptyRedis(count);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -159,8 +158,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
       if (count <= 0) {
         return;
       }
-      rebuilder.markProvisionalIfEmpty(count);
-      Markers now = read(count);
+      Markers now = readMarkingAnEmptyRedis(count);
       markers = now;
       if (now.complete() || System.nanoTime() - nextAttemptNanos < 0) {
         return;
@@ -201,6 +199,15 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
           delayMs);
     }
     markers = read(count);
+  }
+
+  /** Reads the markers; when none exists at all, marks every shard provisional and re-reads. */
+  private Markers readMarkingAnEmptyRedis(int count) throws InterruptedException {
+    Markers now = read(count);
+    if (now.missing() == count && rebuilder.markProvisionalIfEmpty(count) > 0) {
+      now = read(count);
+    }
+    return now;
   }
 
   private Markers read(int count) throws InterruptedException {
