@@ -16,7 +16,9 @@
 --
 -- The entry leaves inflight:N; a trigger not yet RUNNING or final becomes NO_EXECUTOR
 -- (endedMs, message) with an event. A FIXED_DELAY job parked for this trigger (due score +inf,
--- same scheduleVersion) is re-armed at now + its delay, since the trigger ended without running.
+-- same scheduleVersion) is re-armed at now + its delay, since the trigger ended without running,
+-- unless a retry follows (attempt <= the job's retryCount): then the lifecycle worker re-arms it
+-- when the retry chain ends, so a retry never overlaps the next scheduled fire.
 --
 -- Returns 1  recorded
 --         0  the entry was not in inflight:N (the leader moved it away): nothing written
@@ -32,9 +34,12 @@ if t[1] == 'CLAIMED' or t[1] == 'DISPATCHED' then
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*',
     'type', 'TRIGGER_UPDATED', 'triggerId', ARGV[1], 'jobId', ARGV[2],
     'state', 'NO_EXECUTOR', 'message', ARGV[4], 'ms', ARGV[3])
-  local j = redis.call('HMGET', KEYS[5], 'scheduleType', 'schedule', 'scheduleVersion')
+  local j = redis.call('HMGET', KEYS[5], 'scheduleType', 'schedule', 'scheduleVersion',
+    'retryCount')
   local score = redis.call('ZSCORE', KEYS[4], ARGV[2])
-  if j[1] == 'FIXED_DELAY' and j[3] == t[2] and (score == 'inf' or score == '+inf') then
+  local retried = tonumber(t[3] or '1') <= tonumber(j[4] or '0')
+  if j[1] == 'FIXED_DELAY' and j[3] == t[2] and not retried
+      and (score == 'inf' or score == '+inf') then
     local nextMs = now + tonumber(j[2])
     redis.call('ZADD', KEYS[4], 'XX', nextMs, ARGV[2])
     redis.call('HSET', KEYS[5], 'nextFireMs', nextMs)

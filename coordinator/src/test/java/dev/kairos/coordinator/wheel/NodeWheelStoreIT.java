@@ -200,6 +200,21 @@ class NodeWheelStoreIT {
   }
 
   @Test
+  void noExecutorLeavesAFixedDelayJobParkedWhenARetryFollows() {
+    JobDefinition delay = job("delayr").toBuilder().fixedDelay(2_000).retryCount(1).build();
+    fx.putJob(delay, T0);
+    Claims.claim(fx, 1, delay, T0, T0, "node-a");
+    int shard = shard("delayr");
+    fx.redis.sync().zadd(RedisKeys.due(shard), Double.POSITIVE_INFINITY, "delayr"); // parked
+    nodeA.takeDue(shard, T0, 100, T0);
+
+    assertThat(nodeA.recordNoExecutor(shard, "delayr:" + T0, "delayr", "none", T0 + 10)).isTrue();
+    assertThat(fx.trigger("delayr:" + T0)).containsEntry("state", "NO_EXECUTOR");
+    // attempt 1 <= retryCount 1: the lifecycle retries and re-arms when the chain ends
+    assertThat(fx.dueScore("delayr")).isEqualTo(Double.POSITIVE_INFINITY);
+  }
+
+  @Test
   void requeuedInflightEntriesAreTakenAgainWithTheSameTriggerId() {
     claimed("rq", T0, "node-a");
     int shard = shard("rq");

@@ -1,0 +1,277 @@
+package dev.kairos.lifecycle;
+
+import dev.kairos.core.alarm.AlarmSink;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.AdhocTriggers;
+import dev.kairos.core.time.KairosClock;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.models.stream.ClaimedMessages;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings every trigger's end to its consequences: retries, child-job triggers, the FIXED_DELAY
+ * re-arm and the final-failure alarm ({@link LifecyclePolicy}).
+ *
+ * <p>Every node runs one worker, a consumer of the group {@code kairos-lifecycle} on every shard's
+ * events stream, so the group spreads the work and a node's death costs nothing: its unacknowledged
+ * entries stay pending and a live worker takes them over with XAUTOCLAIM once they have been idle
+ * for {@link LifecycleConfig#claimIdle()}. A round reads up to a batch per shard (all shards in
+ * parallel), reacts ({@link ShardReactor}: two pipelined rounds per shard) and only then
+ * acknowledges. Events are delivered at least once and every reaction is idempotent: retries and
+ * child triggers have deterministic ids (a second submission is a DUPLICATE), and the re-arm script
+ * only releases a job still parked by that chain.
+ *
+ * <p>persistence-sync trims the streams below what every group acknowledged, so this group's
+ * backlog is never trimmed away.
+ *
+ * <p>Threads: one named {@code kairos-lifecycle-<consumer>}; only it touches the fields below
+ * except {@link #state}.
+ */
+public final class LifecycleWorker implements AutoCloseable {
+
+  /** Lifecycle: start once, close any number of times. */
+  public enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(LifecycleWorker.class);
+
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final KairosRedis redis;
+  private final RedisKeys keys;
+  private final LifecycleConfig config;
+  private final LifecycleMetrics metrics;
+  private final ShardReactor reactor;
+  private final Consumer<String> me;
+  private volatile Thread thread;
+
+  // Only the worker thread touches these.
+  private final boolean[] readOwnPending;
+  private long nextClaimAtNanos;
+
+  public LifecycleWorker(
+      KairosRedis redis,
+      RedisKeys keys,
+      AdhocTriggers adhoc,
+      AlarmSink alarms,
+      KairosClock clock,
+      LifecycleConfig config,
+      MeterRegistry meters) {
+    this.redis = Objects.requireNonNull(redis, "redis");
+    this.keys = Objects.requireNonNull(keys, "keys");
+    this.config = Objects.requireNonNull(config, "config");
+    this.metrics = new LifecycleMetrics(meters);
+    this.reactor =
+        new ShardReactor(
+            redis,
+            keys,
+            adhoc,
+            new LifecyclePolicy(
+                config.maxChildDepth(), () -> ThreadLocalRandom.current().nextDouble()),
+            alarms,
+            clock,
+            metrics,
+            config.redisTimeout());
+    this.me = Consumer.from(config.group(), config.consumer());
+    this.readOwnPending = new boolean[keys.shards()];
+    this.nextClaimAtNanos = System.nanoTime(); // the first round looks for idle entries
+    // A restarted node under the same consumer name first finishes what it had read.
+    Arrays.fill(readOwnPending, true);
+  }
+
+  /** Creates the group on every shard (at the stream's start) and starts the worker thread. */
+  public void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException(
+          "lifecycle worker " + config.consumer() + " is " + state.get());
+    }
+    for (int s = 0; s < keys.shards(); s++) {
+      ensureGroup(s);
+    }
+    Thread t = new Thread(this::run, "kairos-lifecycle-" + config.consumer());
+    t.setDaemon(true);
+    thread = t;
+    t.start();
+  }
+
+  public State state() {
+    return state.get();
+  }
+
+  @Override
+  public void close() {
+    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+      return;
+    }
+    Thread t = thread;
+    if (t == null) {
+      return;
+    }
+    t.interrupt();
+    try {
+      t.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    log.info("lifecycle worker {} closed", config.consumer());
+  }
+
+  private void run() {
+    log.info(
+        "lifecycle worker {} started (group {}, {} shards)",
+        config.consumer(),
+        config.group(),
+        keys.shards());
+    while (state.get() == State.STARTED && !Thread.currentThread().isInterrupted()) {
+      try {
+        if (round() == 0) {
+          Thread.sleep(config.pollInterval().toMillis());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        metrics.loopErrors.increment();
+        // What was read and not acknowledged is pending to this consumer: read it again first.
+        Arrays.fill(readOwnPending, true);
+        log.warn("lifecycle round failed; will keep running: {}", e.toString());
+        try {
+          Thread.sleep(Math.max(config.pollInterval().toMillis(), 500));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
+  /** One round over every shard; returns the number of entries handled. */
+  int round() {
+    if (System.nanoTime() - nextClaimAtNanos >= 0) {
+      claimIdle();
+      nextClaimAtNanos = System.nanoTime() + config.claimInterval().toNanos();
+    }
+    List<CompletableFuture<List<StreamMessage<String, String>>>> reads =
+        new ArrayList<>(keys.shards());
+    for (int s = 0; s < keys.shards(); s++) {
+      reads.add(
+          redis
+              .async()
+              .xreadgroup(
+                  me,
+                  XReadArgs.Builder.count(config.batchSize()),
+                  XReadArgs.StreamOffset.from(RedisKeys.events(s), readOwnPending[s] ? "0" : ">"))
+              .toCompletableFuture());
+    }
+    int handled = 0;
+    for (int s = 0; s < reads.size(); s++) {
+      List<StreamMessage<String, String>> messages = read(s, reads.get(s));
+      if (messages.isEmpty()) {
+        if (readOwnPending[s]) {
+          readOwnPending[s] = false;
+        }
+        continue;
+      }
+      reactor.react(s, messages);
+      // Safety: acknowledge only after every reaction is written; a crash before replays them.
+      redis
+          .sync()
+          .xack(
+              RedisKeys.events(s),
+              config.group(),
+              messages.stream().map(StreamMessage::getId).toArray(String[]::new));
+      handled += messages.size();
+    }
+    return handled;
+  }
+
+  private List<StreamMessage<String, String>> read(
+      int shard, CompletableFuture<List<StreamMessage<String, String>>> read) {
+    try {
+      return read.get(config.redisTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return List.of();
+    } catch (Exception e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (isNoGroup(cause)) {
+        // The stream was flushed (e.g. a master lost its data): recreate the group, move on.
+        log.warn("shard {}: consumer group {} missing; recreating it", shard, config.group());
+        ensureGroup(shard);
+        return List.of();
+      }
+      throw new IllegalStateException("cannot read shard " + shard + " events", cause);
+    }
+  }
+
+  /** Takes over entries another (dead) consumer read and never acknowledged. */
+  private void claimIdle() {
+    for (int s = 0; s < keys.shards(); s++) {
+      String start = "0-0";
+      int rounds = 0;
+      do {
+        ClaimedMessages<String, String> claimed;
+        try {
+          claimed =
+              redis
+                  .sync()
+                  .xautoclaim(
+                      RedisKeys.events(s),
+                      XAutoClaimArgs.Builder.justid(me, config.claimIdle(), start)
+                          .count(config.batchSize()));
+        } catch (RedisCommandExecutionException e) {
+          if (isNoGroup(e)) {
+            ensureGroup(s);
+            break;
+          }
+          throw e;
+        }
+        if (!claimed.getMessages().isEmpty()) {
+          metrics.claimed.increment(claimed.getMessages().size());
+          readOwnPending[s] = true;
+          log.info(
+              "shard {}: took over {} idle lifecycle entries from dead consumers",
+              s,
+              claimed.getMessages().size());
+        }
+        start = claimed.getId();
+      } while (!"0-0".equals(start) && ++rounds < 100);
+    }
+  }
+
+  private void ensureGroup(int shard) {
+    try {
+      redis
+          .sync()
+          .xgroupCreate(
+              XReadArgs.StreamOffset.from(RedisKeys.events(shard), "0"),
+              config.group(),
+              XGroupCreateArgs.Builder.mkstream());
+    } catch (RedisCommandExecutionException e) {
+      if (!String.valueOf(e.getMessage()).startsWith("BUSYGROUP")) {
+        throw e;
+      }
+    }
+  }
+
+  private static boolean isNoGroup(Throwable e) {
+    return e instanceof RedisCommandExecutionException
+        && String.valueOf(e.getMessage()).startsWith("NOGROUP");
+  }
+}
