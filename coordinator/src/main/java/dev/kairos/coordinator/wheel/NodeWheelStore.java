@@ -166,22 +166,30 @@ public final class NodeWheelStore {
    * @return false when the entry was not in this node's inflight set (the leader moved it away)
    */
   public boolean ackDispatched(int shard, String triggerId, String slot, long nowMs) {
+    return await(ackDispatchedAsync(shard, triggerId, slot, nowMs), "ack trigger " + triggerId);
+  }
+
+  /**
+   * {@link #ackDispatched} without blocking: concurrent acks share the connection's pipeline, so a
+   * burst of broker acks costs no thread per round trip.
+   */
+  public CompletionStage<Boolean> ackDispatchedAsync(
+      int shard, String triggerId, String slot, long nowMs) {
     String[] scriptKeys = {
       RedisKeys.inflight(shard, node),
       RedisKeys.trigger(shard, triggerId),
       RedisKeys.events(shard),
       RedisKeys.openTriggers(shard)
     };
-    Long removed =
-        ACK.eval(
-            redis.sync(),
+    return ACK.<Long>evalAsync(
+            redis.async(),
             ScriptOutputType.INTEGER,
             scriptKeys,
             triggerId,
             Long.toString(nowMs),
             slot,
-            Long.toString(eventsMaxLen));
-    return removed == 1L;
+            Long.toString(eventsMaxLen))
+        .thenApply(removed -> removed == 1L);
   }
 
   /**
@@ -192,6 +200,14 @@ public final class NodeWheelStore {
    */
   public boolean recordNoExecutor(
       int shard, String triggerId, String jobId, String message, long nowMs) {
+    return await(
+        recordNoExecutorAsync(shard, triggerId, jobId, message, nowMs),
+        "record NO_EXECUTOR of " + triggerId);
+  }
+
+  /** {@link #recordNoExecutor} without blocking (pipelined with concurrent calls). */
+  public CompletionStage<Boolean> recordNoExecutorAsync(
+      int shard, String triggerId, String jobId, String message, long nowMs) {
     String[] scriptKeys = {
       RedisKeys.inflight(shard, node),
       RedisKeys.trigger(shard, triggerId),
@@ -200,17 +216,17 @@ public final class NodeWheelStore {
       RedisKeys.job(shard, jobId),
       RedisKeys.openTriggers(shard)
     };
-    Long removed =
-        NO_EXECUTOR.eval(
-            redis.sync(),
+    return NO_EXECUTOR
+        .<Long>evalAsync(
+            redis.async(),
             ScriptOutputType.INTEGER,
             scriptKeys,
             triggerId,
             jobId,
             Long.toString(nowMs),
             message,
-            Long.toString(eventsMaxLen));
-    return removed == 1L;
+            Long.toString(eventsMaxLen))
+        .thenApply(removed -> removed == 1L);
   }
 
   /**

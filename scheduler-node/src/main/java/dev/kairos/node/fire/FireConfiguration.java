@@ -123,7 +123,8 @@ class FireConfiguration {
             timing.preRead(),
             timing.wheelReconcileInterval(),
             fire.getInflightSweepInterval(),
-            fire.getInflightResendAfter());
+            fire.getInflightResendAfter(),
+            fire.getMaxUnackedSends());
     NodeFirePath path =
         new NodeFirePath(
             store,

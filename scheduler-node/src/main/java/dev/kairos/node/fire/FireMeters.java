@@ -16,6 +16,7 @@ final class FireMeters {
   final Counter takeErrors;
   final Counter reconcileAdded;
   final Counter loopErrors;
+  final Counter windowOverflow;
   final Timer lateness;
 
   FireMeters(MeterRegistry meters, String node) {
@@ -62,6 +63,12 @@ final class FireMeters {
     loopErrors =
         Counter.builder("kairos.fire.loop.errors")
             .description("failed reconcile or inflight sweep rounds (the loops keep running)")
+            .tag("node", node)
+            .register(meters);
+    windowOverflow =
+        Counter.builder("kairos.fires.window.overflow")
+            .description(
+                "sends left to the inflight sweeper: send window queue full, or waited too long")
             .tag("node", node)
             .register(meters);
     lateness =

@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param reconcileInterval how often the persisted wheel is re-read
  * @param sweepInterval how often inflight entries are checked for a re-send
  * @param resendAfter how long an entry may stay inflight before it is re-sent
+ * @param maxUnackedSends most sends awaiting a broker answer at once (the send window)
  */
 public record FirePathSettings(
     int batchSize,
@@ -23,7 +24,8 @@ public record FirePathSettings(
     Duration preRead,
     Duration reconcileInterval,
     Duration sweepInterval,
-    Duration resendAfter) {
+    Duration resendAfter,
+    int maxUnackedSends) {
 
   /** Most entries read per shard by one reconcile, and moved per shard by one take or sweep. */
   public static final int PER_SHARD_LIMIT = 10_000;
@@ -31,14 +33,43 @@ public record FirePathSettings(
   /** Most dispatch tasks or acks queued before new ones are refused (and left to Redis). */
   public static final int QUEUE_CAPACITY = 100_000;
 
+  /** Default send window: a slow broker makes fires late rather than failing them. */
+  public static final int DEFAULT_MAX_UNACKED_SENDS = 2_000;
+
+  /** Settings with the default send window. */
+  public FirePathSettings(
+      int batchSize,
+      int dispatchThreads,
+      int ackThreads,
+      int maxPending,
+      Duration preRead,
+      Duration reconcileInterval,
+      Duration sweepInterval,
+      Duration resendAfter) {
+    this(
+        batchSize,
+        dispatchThreads,
+        ackThreads,
+        maxPending,
+        preRead,
+        reconcileInterval,
+        sweepInterval,
+        resendAfter,
+        DEFAULT_MAX_UNACKED_SENDS);
+  }
+
   public FirePathSettings {
     Objects.requireNonNull(preRead, "preRead");
     Objects.requireNonNull(reconcileInterval, "reconcileInterval");
     Objects.requireNonNull(sweepInterval, "sweepInterval");
     Objects.requireNonNull(resendAfter, "resendAfter");
-    if (batchSize < 1 || dispatchThreads < 1 || ackThreads < 1 || maxPending < 1) {
+    if (batchSize < 1
+        || dispatchThreads < 1
+        || ackThreads < 1
+        || maxPending < 1
+        || maxUnackedSends < 1) {
       throw new IllegalArgumentException(
-          "batchSize, dispatchThreads, ackThreads and maxPending must be >= 1");
+          "batchSize, dispatchThreads, ackThreads, maxPending and maxUnackedSends must be >= 1");
     }
     for (Duration d : new Duration[] {preRead, reconcileInterval, sweepInterval, resendAfter}) {
       if (d.isNegative() || d.isZero()) {

@@ -45,7 +45,8 @@ public class FireProperties {
   private int dispatchThreads = DEFAULT_DISPATCH_THREADS;
 
   /**
-   * Threads that record broker acknowledgements in Redis (trigger DISPATCHED, inflight removed).
+   * Threads that handle the outcome of the (non-blocking, pipelined) Redis acknowledgements:
+   * counting and logging, never waiting on a round trip.
    */
   @Min(1)
   @Max(256)
@@ -54,6 +55,13 @@ public class FireProperties {
   /** Most entries the in-memory wheel holds; beyond it entries wait in Redis for the reconcile. */
   @Min(1)
   private int maxPending = DEFAULT_MAX_PENDING;
+
+  /**
+   * Most sends awaiting a broker answer at once. Beyond it due triggers wait in order (they are
+   * inflight in Redis already), so an overloaded broker makes fires late instead of failing them.
+   */
+  @Min(1)
+  private int maxUnackedSends = FirePathSettings.DEFAULT_MAX_UNACKED_SENDS;
 
   /** How long an app's live executor slots are cached before the slot leases are read again. */
   @NotNull private Duration slotCacheTtl = DEFAULT_SLOT_CACHE_TTL;
@@ -72,6 +80,14 @@ public class FireProperties {
 
   /** The RocketMQ broker cluster on which handler topics are created. */
   @NotNull private String brokerCluster = DEFAULT_BROKER_CLUSTER;
+
+  public int getMaxUnackedSends() {
+    return maxUnackedSends;
+  }
+
+  public void setMaxUnackedSends(int maxUnackedSends) {
+    this.maxUnackedSends = maxUnackedSends;
+  }
 
   public boolean isEnabled() {
     return enabled;

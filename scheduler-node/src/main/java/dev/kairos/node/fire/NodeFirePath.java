@@ -7,6 +7,7 @@ import dev.kairos.core.time.KairosClock;
 import dev.kairos.node.wheel.TimingWheel;
 import dev.kairos.node.wheel.WheelEntry;
 import dev.kairos.node.wheel.WheelTicker;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
@@ -44,6 +45,8 @@ import org.slf4j.LoggerFactory;
  *   <li>When entries are due, each dispatch task calls {@code take_due} once per shard it holds
  *       entries of (all shards of a batch in parallel), which moves them wheel → inflight from this
  *       node's own keys and drops stale ones, then routes and sends the survivors asynchronously.
+ *   <li>At most {@code maxUnackedSends} sends await a broker answer ({@link SendWindow}); the
+ *       others wait in order (they are inflight in Redis already) and go out as answers arrive.
  *   <li>Every sweep interval, inflight entries older than the resend delay (send failed, ack not
  *       recorded, the process died mid-send) go back on the wheel and are sent again.
  * </ul>
@@ -67,6 +70,7 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   private final FirePathSettings settings;
   private final FireMeters meters;
   private final TriggerDispatcher dispatcher;
+  private final SendWindow window;
   private final TimingWheel<Integer> wheel;
   private final WheelTicker<Integer> ticker;
   private final ThreadPoolExecutor dispatchExecutor;
@@ -95,6 +99,12 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
     this.ackExecutor = pool("kairos-ack-" + node, settings.ackThreads());
     this.loops =
         Executors.newSingleThreadScheduledExecutor(named("kairos-fire-loops-" + node, false));
+    this.window =
+        new SendWindow(
+            settings.maxUnackedSends(),
+            FirePathSettings.QUEUE_CAPACITY,
+            settings.resendAfter().toNanos(),
+            System::nanoTime);
     this.dispatcher =
         new TriggerDispatcher(
             store,
@@ -106,7 +116,8 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
             ackExecutor,
             dispatchExecutor,
             loops,
-            meters);
+            meters,
+            window);
     this.wheel = new TimingWheel<>(clock.nowMs(), settings.maxPending());
     this.ticker =
         new WheelTicker<>(
@@ -117,6 +128,18 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
             settings.batchSize(),
             WheelTicker.DEFAULT_MAX_PARK,
             this::fire);
+    Gauge.builder("kairos.fires.window.in.use", window, SendWindow::inUse)
+        .description("sends awaiting a broker answer (bounded by kairos.fire.max-unacked-sends)")
+        .tag("node", node)
+        .register(meterRegistry);
+    Gauge.builder("kairos.fires.window.waiting", window, SendWindow::waiting)
+        .description("due triggers (already inflight in Redis) waiting for the send window")
+        .tag("node", node)
+        .register(meterRegistry);
+    FunctionCounter.builder("kairos.fires.window.expired", window, SendWindow::expired)
+        .description("triggers that waited for the send window past the re-send delay (swept)")
+        .tag("node", node)
+        .register(meterRegistry);
     Gauge.builder("kairos.wheel.pending", wheel, TimingWheel::size)
         .description("entries waiting in this node's in-memory wheel")
         .tag("node", node)

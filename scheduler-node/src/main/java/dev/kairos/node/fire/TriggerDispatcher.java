@@ -20,9 +20,10 @@ import org.slf4j.MDC;
 
 /**
  * Sends triggers already moved to this node's inflight set: routes each to a live executor slot,
- * publishes it asynchronously and, once the broker acknowledged it, records DISPATCHED (removing
- * the inflight entry) on the ack executor. What fails stays inflight (DESIGN "Ownership and crash
- * windows": "send fails or times out on a live node"), and the inflight sweeper re-sends it.
+ * publishes it asynchronously within a bounded {@link SendWindow} and, once the broker acknowledged
+ * it, records DISPATCHED (removing the inflight entry) with a non-blocking, pipelined script call.
+ * What fails stays inflight (DESIGN "Ownership and crash windows": "send fails or times out on a
+ * live node"), and the inflight sweeper re-sends it.
  *
  * <p>Runs on the dispatch threads, which may block on the first fire of a handler (topic creation)
  * and once per second per app (slot leases); broker callbacks never block: they only hand the ack
@@ -47,6 +48,7 @@ final class TriggerDispatcher {
   private final Executor dispatchExecutor;
   private final ScheduledExecutorService retryTimer;
   private final FireMeters meters;
+  private final SendWindow window;
   private final MessageCodec codec = new MessageCodec();
 
   TriggerDispatcher(
@@ -59,7 +61,8 @@ final class TriggerDispatcher {
       Executor ackExecutor,
       Executor dispatchExecutor,
       ScheduledExecutorService retryTimer,
-      FireMeters meters) {
+      FireMeters meters,
+      SendWindow window) {
     this.store = store;
     this.router = router;
     this.topics = topics;
@@ -70,19 +73,30 @@ final class TriggerDispatcher {
     this.dispatchExecutor = dispatchExecutor;
     this.retryTimer = retryTimer;
     this.meters = meters;
+    this.window = window;
   }
 
   void dispatchAll(List<DueTrigger> due) {
     for (DueTrigger trigger : due) {
-      dispatchLogged(trigger, 1);
+      admit(trigger, 1);
     }
   }
 
+  /** Dispatches now if the send window has room, later (in order) if not. */
+  private void admit(DueTrigger trigger, int attempt) {
+    if (!window.submit(() -> dispatchLogged(trigger, attempt))) {
+      // Already in this node's inflight set: the sweeper re-sends it. Counted, not logged per fire.
+      meters.windowOverflow.increment();
+    }
+  }
+
+  /** Runs holding a place in the send window; gives it back unless a send now holds it. */
   private void dispatchLogged(DueTrigger trigger, int attempt) {
     MDC.put("jobId", trigger.jobId());
     MDC.put("triggerId", trigger.triggerId());
+    boolean sending = false;
     try {
-      dispatch(trigger, attempt);
+      sending = dispatch(trigger, attempt);
     } catch (RuntimeException e) {
       meters.sendFailures.increment();
       log.warn(
@@ -92,21 +106,41 @@ final class TriggerDispatcher {
     } finally {
       MDC.remove("jobId");
       MDC.remove("triggerId");
+      if (!sending) {
+        releaseWindow();
+      }
     }
   }
 
-  private void dispatch(DueTrigger trigger, int attempt) {
+  /** Hands the place to the next waiting send, on a dispatch thread (it may block briefly). */
+  private void releaseWindow() {
+    Runnable next = window.release();
+    while (next != null) {
+      try {
+        dispatchExecutor.execute(next);
+        return;
+      } catch (RejectedExecutionException e) {
+        // Closing or saturated: that send stays inflight for the sweeper; free its place too.
+        meters.windowOverflow.increment();
+        next = window.release();
+      }
+    }
+  }
+
+  /** Returns true when a send started: its completion releases the window place. */
+  private boolean dispatch(DueTrigger trigger, int attempt) {
     OptionalInt slot = router.slotFor(trigger.app(), trigger.handler(), trigger.jobId());
     long now = clock.nowMs();
     if (slot.isEmpty()) {
       String message =
           "no live executor of app " + trigger.app() + " hosts handler " + trigger.handler();
-      if (store.recordNoExecutor(
-          trigger.shard(), trigger.triggerId(), trigger.jobId(), message, now)) {
-        meters.noExecutor.increment();
-        log.info("trigger {} ended NO_EXECUTOR: {}", trigger.triggerId(), message);
-      }
-      return;
+      store
+          .recordNoExecutorAsync(
+              trigger.shard(), trigger.triggerId(), trigger.jobId(), message, now)
+          .whenCompleteAsync(
+              (recorded, failure) -> noExecutorRecorded(trigger, message, recorded, failure),
+              ackExecutor);
+      return false;
     }
     topics.ensure(TopicNames.handlerTopic(trigger.app(), trigger.handler()));
     Message message =
@@ -131,6 +165,7 @@ final class TriggerDispatcher {
         .whenComplete(
             (ok, failure) -> {
               // Broker callback thread: no MDC of ours here.
+              releaseWindow();
               MDC.put("jobId", trigger.jobId());
               MDC.put("triggerId", trigger.triggerId());
               try {
@@ -140,6 +175,28 @@ final class TriggerDispatcher {
                 MDC.remove("triggerId");
               }
             });
+    return true;
+  }
+
+  private void noExecutorRecorded(
+      DueTrigger trigger, String message, Boolean recorded, Throwable failure) {
+    MDC.put("jobId", trigger.jobId());
+    MDC.put("triggerId", trigger.triggerId());
+    try {
+      if (failure != null) {
+        meters.ackErrors.increment();
+        log.warn(
+            "NO_EXECUTOR of trigger {} not recorded ({}); it stays inflight and is re-tried",
+            trigger.triggerId(),
+            failure.toString());
+      } else if (recorded) {
+        meters.noExecutor.increment();
+        log.info("trigger {} ended NO_EXECUTOR: {}", trigger.triggerId(), message);
+      }
+    } finally {
+      MDC.remove("jobId");
+      MDC.remove("triggerId");
+    }
   }
 
   private void settle(DueTrigger trigger, int chosen, int attempt, Throwable failure) {
@@ -167,7 +224,7 @@ final class TriggerDispatcher {
   private boolean retryLater(DueTrigger trigger, int attempt) {
     try {
       retryTimer.schedule(
-          () -> dispatchExecutor.execute(() -> dispatchLogged(trigger, attempt)),
+          () -> dispatchExecutor.execute(() -> admit(trigger, attempt)),
           RETRY_BACKOFF_MS * (attempt - 1),
           TimeUnit.MILLISECONDS);
       meters.sendRetries.increment();
@@ -177,24 +234,32 @@ final class TriggerDispatcher {
     }
   }
 
-  /** Called on a broker callback thread: hands the Redis write to the ack executor. */
+  /**
+   * Called on a broker callback thread: records DISPATCHED with a pipelined, non-blocking script
+   * call (no thread waits a round trip per fire); its outcome is counted on an ack thread.
+   */
   private void acknowledge(DueTrigger trigger, int slot) {
     try {
-      ackExecutor.execute(() -> recordAck(trigger, slot));
-    } catch (RejectedExecutionException e) {
-      meters.ackErrors.increment();
-      log.warn(
-          "ack of trigger {} refused (ack queue full); it stays inflight and is re-sent",
-          trigger.triggerId());
+      store
+          .ackDispatchedAsync(
+              trigger.shard(), trigger.triggerId(), Integer.toString(slot), clock.nowMs())
+          .whenCompleteAsync((removed, failure) -> acked(trigger, removed, failure), ackExecutor);
+    } catch (RuntimeException e) {
+      acked(trigger, null, e);
     }
   }
 
-  private void recordAck(DueTrigger trigger, int slot) {
+  private void acked(DueTrigger trigger, Boolean removed, Throwable failure) {
     MDC.put("jobId", trigger.jobId());
     MDC.put("triggerId", trigger.triggerId());
     try {
-      if (store.ackDispatched(
-          trigger.shard(), trigger.triggerId(), Integer.toString(slot), clock.nowMs())) {
+      if (failure != null) {
+        meters.ackErrors.increment();
+        log.warn(
+            "ack of trigger {} not recorded ({}); it stays inflight and is re-sent",
+            trigger.triggerId(),
+            failure.toString());
+      } else if (removed) {
         meters.dispatched.increment();
       } else {
         meters.ackMissed.increment();
@@ -202,12 +267,6 @@ final class TriggerDispatcher {
             "trigger {} was acknowledged but is no longer in this node's inflight set",
             trigger.triggerId());
       }
-    } catch (RuntimeException e) {
-      meters.ackErrors.increment();
-      log.warn(
-          "ack of trigger {} not recorded ({}); it stays inflight and is re-sent",
-          trigger.triggerId(),
-          e.toString());
     } finally {
       MDC.remove("jobId");
       MDC.remove("triggerId");
