@@ -114,55 +114,72 @@ public final class SyncBench {
             System::currentTimeMillis,
             registry,
             Duration.ofSeconds(30));
-    List<Long> lags = new ArrayList<>();
-    long maxPending = 0;
+    List<Long> lags = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.AtomicLong maxPending =
+        new java.util.concurrent.atomic.AtomicLong();
     long offered = 0;
-    double appliedAtWarmup = 0;
-    long warmupEndNanos = 0;
+    double[] appliedAtWarmup = new double[1];
+    long[] warmupEndNanos = new long[1];
+    // Sampling reads every shard (several round trips each): its own thread, never the producer's.
+    java.util.concurrent.ScheduledExecutorService sampler =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            r -> new Thread(r, "sync-bench-sampler"));
     try (StreamSyncWorker worker = worker(metrics)) {
       worker.start();
       long began = System.nanoTime();
+      sampler.scheduleWithFixedDelay(
+          () -> {
+            SyncLagSnapshot lag = health.refresh();
+            long now = System.nanoTime();
+            if (now - began >= TimeUnit.MILLISECONDS.toNanos(WARMUP_MS)) {
+              synchronized (warmupEndNanos) {
+                if (warmupEndNanos[0] == 0) {
+                  warmupEndNanos[0] = now;
+                  appliedAtWarmup[0] = metrics.appliedCount();
+                }
+              }
+              lags.add(lag.maxLagMs());
+              maxPending.accumulateAndGet(lag.totalPending(), Math::max);
+            }
+          },
+          1,
+          1,
+          TimeUnit.SECONDS);
       long end = began + TimeUnit.SECONDS.toNanos(seconds);
-      long nextSample = began + TimeUnit.SECONDS.toNanos(1);
       long sliceNanos = TimeUnit.MILLISECONDS.toNanos(10);
       int perSlice = Math.max(1, rate / 100);
       long next = began;
       while (System.nanoTime() < end) {
         offered += produce(perSlice);
         next += sliceNanos;
-        long now = System.nanoTime();
-        if (now >= nextSample) {
-          SyncLagSnapshot lag = health.refresh();
-          if (now - began >= TimeUnit.MILLISECONDS.toNanos(WARMUP_MS)) {
-            if (warmupEndNanos == 0) {
-              warmupEndNanos = now;
-              appliedAtWarmup = metrics.appliedCount();
-            }
-            lags.add(lag.maxLagMs());
-            maxPending = Math.max(maxPending, lag.totalPending());
-          }
-          nextSample += TimeUnit.SECONDS.toNanos(1);
-        }
         long sleep = next - System.nanoTime();
         if (sleep > 0) {
           TimeUnit.NANOSECONDS.sleep(sleep);
         }
       }
+      long producedFires = offered / 2;
+      System.out.printf("offered %,d fires in %d s (target %,d/s)%n", producedFires, seconds, rate);
       long stopped = System.nanoTime();
-      double appliedInWindow = metrics.appliedCount() - appliedAtWarmup;
-      double windowSeconds = (stopped - warmupEndNanos) / 1e9;
+      double appliedInWindow;
+      double windowSeconds;
+      synchronized (warmupEndNanos) {
+        appliedInWindow = metrics.appliedCount() - appliedAtWarmup[0];
+        windowSeconds = (stopped - warmupEndNanos[0]) / 1e9;
+      }
       long drainMs = drain(metrics, offered);
+      sampler.shutdownNow();
       long[] sorted = lags.stream().mapToLong(Long::longValue).sorted().toArray();
       return String.format(
-          "| steady | %,d | %,d | %,d | %,.0f | %d | %d | %d | %,d | %,d | %s → %s |",
+          "| steady | %,d (offered %,d/s) | %,d | %,d | %,.0f | %d | %d | %d | %,d | %,d | %s → %s |",
           rate,
-          rate * 2,
+          offered / 2 / seconds,
+          offered / seconds,
           (long) metrics.appliedCount(),
           appliedInWindow / windowSeconds,
           Recorder.percentile(sorted, 0.50),
           Recorder.percentile(sorted, 0.99),
           sorted.length == 0 ? 0 : sorted[sorted.length - 1],
-          maxPending,
+          maxPending.get(),
           drainMs,
           loadBefore,
           Machine.loadAverage());
