@@ -48,9 +48,12 @@ end
 if state == 'RUNNING' then
   if not redis.call('HGET', key, 'cancelRequested') then
     redis.call('HSET', key, 'cancelRequested', now, 'cancelledBy', by)
+    -- The event's time is the start time, so persistence-sync (which reads a RUNNING event's
+    -- time as the start) keeps the real start; the request time travels in cancelRequested.
+    local started = redis.call('HGET', key, 'startedMs') or tostring(now)
     redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
       'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', jobId, 'state', 'RUNNING',
-      'cancelRequested', tostring(now), 'message', 'cancel requested by ' .. by, 'ms', now)
+      'cancelRequested', tostring(now), 'message', 'cancel requested by ' .. by, 'ms', started)
   end
   return {'CANCEL_REQUESTED', state, t[2] or '', app}
 end
