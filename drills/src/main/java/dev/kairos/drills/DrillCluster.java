@@ -5,10 +5,14 @@ import dev.kairos.devinfra.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,21 +45,20 @@ public final class DrillCluster implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final List<DrillNode> nodes = new ArrayList<>();
   private final List<DrillExecutor> executors = new ArrayList<>();
-  private final String bearerToken;
+
+  /** Admin token for the nodes' protected actuator endpoints; only its SHA-256 is configured. */
+  private final String adminToken = "drill-admin-" + UUID.randomUUID();
 
   /**
    * @param dir logs, start logs and stats files go here (one file per process)
    * @param id names the ZooKeeper root ({@code /<id>}) and the executor app
    * @param queues queues per handler topic = executor slots of the app
-   * @param bearerToken for the nodes' protected actuator endpoints, or null
    */
-  public DrillCluster(
-      EmbeddedInfrastructure infra, Path dir, String id, int queues, String bearerToken) {
+  public DrillCluster(EmbeddedInfrastructure infra, Path dir, String id, int queues) {
     this.infra = infra;
     this.dir = dir.toAbsolutePath();
     this.id = id;
     this.queues = queues;
-    this.bearerToken = bearerToken;
   }
 
   /** The executor app of the drill's jobs. */
@@ -96,6 +99,10 @@ public final class DrillCluster implements AutoCloseable {
     // No PostgreSQL in the drills: history is not what they test, and it costs a server.
     args.add("--kairos.sync.enabled=false");
     args.add("--spring.application.name=" + name);
+    // Prometheus needs an ADMIN bearer token once the admin API secures the actuator.
+    args.add("--kairos.api.tokens[0].name=drill");
+    args.add("--kairos.api.tokens[0].sha256=" + sha256Hex(adminToken));
+    args.add("--kairos.api.tokens[0].role=ADMIN");
     args.addAll(List.of(extraArgs));
     ChildJvm jvm =
         new ChildJvm(
@@ -104,7 +111,7 @@ public final class DrillCluster implements AutoCloseable {
             jvmOptions(name),
             args,
             dir.resolve(name + ".log"));
-    DrillNode node = new DrillNode(name, port, jvm, new NodeProbe(http, port, bearerToken));
+    DrillNode node = new DrillNode(name, port, jvm, new NodeProbe(http, port, adminToken));
     nodes.add(node);
     jvm.start();
     return node;
@@ -140,6 +147,16 @@ public final class DrillCluster implements AutoCloseable {
     executors.add(executor);
     jvm.start();
     return executor;
+  }
+
+  private static String sha256Hex(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("no SHA-256 in this JVM", e);
+    }
   }
 
   private List<String> jvmOptions(String name) {

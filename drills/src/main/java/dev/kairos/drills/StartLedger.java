@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
  * Counts handler starts per trigger id for the expected fires of a window, from two witnesses: the
@@ -83,7 +84,10 @@ public final class StartLedger {
     }
   }
 
-  private static final Duration REDIS_WAIT = Duration.ofSeconds(30);
+  private static final Duration REDIS_WAIT = Duration.ofSeconds(60);
+
+  /** Reads pipelined at once: bounded, so a loaded Redis answers each batch within its timeout. */
+  private static final int READ_BATCH = 500;
 
   private final KairosRedis redis;
   private final RedisKeys keys;
@@ -126,7 +130,11 @@ public final class StartLedger {
   /** The window's outcome as of now. */
   public Outcome observe(
       DrillJobs jobs, long fromMs, long toMs, Collection<DrillExecutor> executors) {
-    List<String> expected = jobs.expectedTriggerIds(fromMs, toMs);
+    return observe(jobs.expectedTriggerIds(fromMs, toMs), executors);
+  }
+
+  /** The outcome of an explicit set of expected trigger ids (e.g. the fires a killed node held). */
+  public Outcome observe(List<String> expected, Collection<DrillExecutor> executors) {
     Map<String, List<Start>> logged = readLogs(executors);
     Map<String, Long> first = new LinkedHashMap<>();
     Map<String, List<Start>> duplicates = new LinkedHashMap<>();
@@ -158,24 +166,36 @@ public final class StartLedger {
   }
 
   /**
-   * Polls until no expected fire of the window is missing a start or {@code timeout} passes, and
-   * returns the last outcome: the caller asserts on it (a drill that misses fires fails with the
-   * list, never hangs).
+   * Polls until every expected fire of the window has a start, or no new start of the window
+   * appeared for {@code stall} (the backlog has drained: what is still missing will not start), or
+   * {@code cap} passes; returns the last outcome, on which the caller asserts. On a loaded machine
+   * the executors may trail the schedule by tens of seconds: a fire still queued is late, not
+   * missed, so the wait follows progress instead of a fixed deadline.
    */
   public Outcome awaitStarts(
       DrillJobs jobs,
       long fromMs,
       long toMs,
       Collection<DrillExecutor> executors,
-      Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+      Duration stall,
+      Duration cap) {
+    long deadline = System.nanoTime() + cap.toNanos();
+    long lastProgress = System.nanoTime();
+    int started = -1;
     while (true) {
       Outcome outcome = observe(jobs, fromMs, toMs, executors);
-      if (outcome.missed().isEmpty() || System.nanoTime() - deadline > 0) {
+      long now = System.nanoTime();
+      if (outcome.firstStartMs().size() > started) {
+        started = outcome.firstStartMs().size();
+        lastProgress = now;
+      }
+      if (outcome.missed().isEmpty()
+          || now - lastProgress > stall.toNanos()
+          || now - deadline > 0) {
         return outcome;
       }
       try {
-        Thread.sleep(250);
+        Thread.sleep(1_000);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return outcome;
@@ -189,30 +209,38 @@ public final class StartLedger {
    * have written.
    */
   public List<String> claimedByTermSince(Collection<String> ids, long term, long sinceMs) {
-    Map<String, RedisFuture<List<KeyValue<String, String>>>> futures = new LinkedHashMap<>();
-    for (String id : ids) {
-      String job = id.substring(0, id.lastIndexOf(':'));
-      futures.put(
-          id,
-          redis
-              .async()
-              .hmget(
-                  RedisKeys.trigger(keys.shardOf(job), id),
-                  TriggerFields.TERM,
-                  TriggerFields.CLAIMED_MS));
-    }
     List<String> claimed = new ArrayList<>();
-    futures.forEach(
-        (id, future) -> {
-          List<KeyValue<String, String>> values = await(id, future);
+    read(
+        ids,
+        (id, values) -> {
           if (values.get(0).hasValue()
               && values.get(1).hasValue()
               && Long.parseLong(values.get(0).getValue()) == term
               && Long.parseLong(values.get(1).getValue()) >= sinceMs) {
             claimed.add(id);
           }
-        });
+        },
+        TriggerFields.TERM,
+        TriggerFields.CLAIMED_MS);
     return claimed;
+  }
+
+  /**
+   * Lateness of the broker ack as the nodes recorded it ({@code dispatchedMs} − fire time) over
+   * {@code ids} that have one: the node's share of the start lateness, the rest being the queue and
+   * the executor.
+   */
+  public Lateness dispatchLateness(Collection<String> ids) {
+    List<Long> values = new ArrayList<>();
+    read(
+        ids,
+        (id, fields) -> {
+          if (fields.get(0).hasValue() && !fields.get(0).getValue().isEmpty()) {
+            values.add(Long.parseLong(fields.get(0).getValue()) - fireMs(id));
+          }
+        },
+        TriggerFields.DISPATCHED_MS);
+    return Lateness.of(values);
   }
 
   private static List<KeyValue<String, String>> await(
@@ -227,27 +255,33 @@ public final class StartLedger {
     }
   }
 
-  /** {@code startedMs} of the trigger records of {@code ids} that have one (pipelined reads). */
+  /** {@code startedMs} of the trigger records of {@code ids} that have one. */
   private Map<String, Long> claimedStarts(List<String> ids) {
-    Map<String, RedisFuture<List<KeyValue<String, String>>>> futures = new LinkedHashMap<>();
-    for (String id : ids) {
-      String job = id.substring(0, id.lastIndexOf(':'));
-      futures.put(
-          id,
-          redis
-              .async()
-              .hmget(
-                  RedisKeys.trigger(keys.shardOf(job), id),
-                  TriggerFields.STARTED_MS,
-                  TriggerFields.EXECUTOR));
-    }
     Map<String, Long> started = new HashMap<>();
-    for (Map.Entry<String, RedisFuture<List<KeyValue<String, String>>>> e : futures.entrySet()) {
-      List<KeyValue<String, String>> values = await(e.getKey(), e.getValue());
-      if (values.get(0).hasValue() && !values.get(0).getValue().isEmpty()) {
-        started.put(e.getKey(), Long.parseLong(values.get(0).getValue()));
-      }
-    }
+    read(
+        ids,
+        (id, values) -> {
+          if (values.get(0).hasValue() && !values.get(0).getValue().isEmpty()) {
+            started.put(id, Long.parseLong(values.get(0).getValue()));
+          }
+        },
+        TriggerFields.STARTED_MS);
     return started;
+  }
+
+  /** HMGET of {@code fields} on the trigger record of every id, pipelined in bounded batches. */
+  private void read(
+      Collection<String> ids,
+      BiConsumer<String, List<KeyValue<String, String>>> each,
+      String... fields) {
+    List<String> all = List.copyOf(ids);
+    for (int from = 0; from < all.size(); from += READ_BATCH) {
+      Map<String, RedisFuture<List<KeyValue<String, String>>>> futures = new LinkedHashMap<>();
+      for (String id : all.subList(from, Math.min(all.size(), from + READ_BATCH))) {
+        String job = id.substring(0, id.lastIndexOf(':'));
+        futures.put(id, redis.async().hmget(RedisKeys.trigger(keys.shardOf(job), id), fields));
+      }
+      futures.forEach((id, future) -> each.accept(id, await(id, future)));
+    }
   }
 }

@@ -24,7 +24,7 @@ class LeaderKillDrillIT extends DrillBase {
     letRun(Duration.ofSeconds(15));
     long to = System.currentTimeMillis();
     StartLedger.Outcome outcome =
-        ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_DEADLINE);
+        ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
     Lateness aroundKill =
         outcome.latenessOf(jobs.expectedTriggerIds(killedAt, killedAt + takeoverMs + 2_000));
     log.info(
@@ -37,6 +37,7 @@ class LeaderKillDrillIT extends DrillBase {
         takeoverMs,
         outcome.summary(),
         aroundKill);
+    logDispatchLateness("leader-kill", from, to);
 
     assertThat(view.term()).as("the new leader's term").isGreaterThan(oldTerm);
     assertThat(outcome.missed()).as("expected fires with no start").isEmpty();
