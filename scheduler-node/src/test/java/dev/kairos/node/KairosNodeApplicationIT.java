@@ -34,6 +34,12 @@ import org.springframework.core.NestedExceptionUtils;
 class KairosNodeApplicationIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  /** printf %s "it-admin-token" | sha256sum */
+  private static final String ADMIN_TOKEN = "it-admin-token";
+
+  private static final String ADMIN_TOKEN_SHA256 =
+      "ce8abc874a4738e9f3e0658557608eea29b59bd3f5a1d184ae1127c96edf3394";
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final ObjectMapper json = new ObjectMapper();
@@ -60,7 +66,10 @@ class KairosNodeApplicationIT {
       // The embedded server's password is too short to search for; no detail names one either.
       assertThat(health.toString()).doesNotContainIgnoringCase("password");
 
-      HttpResponse<String> prometheus = get(node, "/actuator/prometheus");
+      assertThat(get(node, "/actuator/prometheus", null).statusCode())
+          .as("actuator endpoints other than health need the admin token")
+          .isEqualTo(401);
+      HttpResponse<String> prometheus = get(node, "/actuator/prometheus", ADMIN_TOKEN);
       assertThat(prometheus.statusCode()).isEqualTo(200);
       assertThat(prometheus.body()).contains("jvm_threads_live_threads");
     }
@@ -109,6 +118,9 @@ class KairosNodeApplicationIT {
       EmbeddedInfrastructure infra, Map<String, String> overrides) {
     Map<String, String> properties = new LinkedHashMap<>(infra.springProperties());
     properties.put("server.port", "0");
+    properties.put("kairos.api.tokens[0].name", "it-admin");
+    properties.put("kairos.api.tokens[0].role", "ADMIN");
+    properties.put("kairos.api.tokens[0].sha256", ADMIN_TOKEN_SHA256);
     properties.putAll(overrides);
     String[] args =
         properties.entrySet().stream()
@@ -119,12 +131,19 @@ class KairosNodeApplicationIT {
 
   private HttpResponse<String> get(ConfigurableApplicationContext node, String path)
       throws IOException, InterruptedException {
+    return get(node, path, null);
+  }
+
+  private HttpResponse<String> get(ConfigurableApplicationContext node, String path, String token)
+      throws IOException, InterruptedException {
     int port = ((WebServerApplicationContext) node).getWebServer().getPort();
-    return http.send(
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-            .timeout(Duration.ofSeconds(15))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+            .timeout(Duration.ofSeconds(15));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** Curator connects in the background, so health is polled until the condition holds. */

@@ -28,6 +28,13 @@ import org.springframework.core.env.MutablePropertySources;
  */
 public final class KairosDemo implements AutoCloseable {
 
+  /** The demo's admin API token (README "Run"); demo only, it is published. */
+  public static final String DEMO_ADMIN_TOKEN = "kairos-demo-admin";
+
+  /** {@code printf %s kairos-demo-admin | sha256sum} */
+  static final String DEMO_ADMIN_TOKEN_SHA256 =
+      "590288882665563635510740888d2579d97f8e7d829fd4f29b64824d7b72450a";
+
   /** Name of the property source that points the node at the embedded components. */
   static final String INFRA_PROPERTY_SOURCE = "kairosDemoInfrastructure";
 
@@ -67,6 +74,11 @@ public final class KairosDemo implements AutoCloseable {
       Map<String, Object> properties = new LinkedHashMap<>(infra.springProperties());
       // The demo is one node with a fixed name, so its wheel keys survive a restart of the demo.
       properties.put("kairos.node.name", "demo-node");
+      // A demo-only admin token, so README's curl examples work against the Run command. Never
+      // configure a published token on a real node.
+      properties.put("kairos.api.tokens[0].name", "demo");
+      properties.put("kairos.api.tokens[0].role", "ADMIN");
+      properties.put("kairos.api.tokens[0].sha256", DEMO_ADMIN_TOKEN_SHA256);
       ConfigurableApplicationContext context =
           new SpringApplicationBuilder(KairosNodeApplication.class)
               // The demo's logback.xml covers the time before Spring; the node's own config after.

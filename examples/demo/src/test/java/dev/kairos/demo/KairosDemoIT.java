@@ -41,6 +41,7 @@ class KairosDemoIT {
     assertThat(health.at("/components/redis/details/mode").asText()).isEqualTo("standalone");
     assertThat(health.at("/components/rocketmq/details/brokers").size()).isPositive();
     assertThat(health.toString()).doesNotContainIgnoringCase("password");
+    assertDemoTokenReadsTheDemoJobs(demo);
 
     DemoReport.Snapshot settled;
     try {
@@ -84,6 +85,23 @@ class KairosDemoIT {
         .as("settled demo fires within " + wait + ": " + last)
         .isGreaterThanOrEqualTo(wanted);
     return last;
+  }
+
+  /** README's curl examples use the demo's published admin token against the Run command. */
+  private static void assertDemoTokenReadsTheDemoJobs(KairosDemo demo) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    HttpResponse<String> jobs =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        "http://localhost:" + demo.port() + "/api/v1/jobs?app=demo&size=100"))
+                .header("Authorization", "Bearer " + KairosDemo.DEMO_ADMIN_TOKEN)
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(jobs.statusCode()).as(jobs.body()).isEqualTo(200);
+    assertThat(new ObjectMapper().readTree(jobs.body()).path("total").asLong())
+        .isGreaterThanOrEqualTo(DemoJobCatalog.FAST_JOBS);
   }
 
   /** Health is polled because Curator and the RocketMQ route may need a moment after start. */

@@ -9,6 +9,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -46,6 +47,15 @@ public final class TriggerHistoryQueries {
           ps.setInt(2, size);
           ps.setLong(3, (long) page * size);
         });
+  }
+
+  /** One trigger by id, or empty when PostgreSQL has no row for it (yet, or any more). */
+  public Optional<TriggerRecord> trigger(String triggerId) throws SQLException {
+    List<TriggerRecord> rows =
+        query(
+            "SELECT " + COLUMNS + " FROM kairos_trigger WHERE trigger_id = ?",
+            ps -> ps.setString(1, triggerId));
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
   }
 
   /** Failed triggers (any job) scheduled in [fromMs, toMs), oldest first, at most {@code limit}. */

@@ -1,0 +1,14 @@
+package dev.kairos.node.api;
+
+/** What an API token may do. */
+public enum ApiRole {
+  /** Reads and writes: jobs, batches, import, trigger now, rebuild, actuator. */
+  ADMIN,
+  /** Reads only. */
+  VIEWER;
+
+  /** The Spring Security authority of the role. */
+  public String authority() {
+    return "ROLE_" + name();
+  }
+}

@@ -1,0 +1,165 @@
+package dev.kairos.node.api.batch;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.store.JobAlreadyExistsException;
+import dev.kairos.core.store.JobNotFoundException;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.core.store.JobVersionConflictException;
+import dev.kairos.core.validation.JobValidator;
+import dev.kairos.core.validation.ValidationProblem;
+import dev.kairos.node.api.job.ExecutorWarnings;
+import dev.kairos.node.api.job.JobRequest;
+import dev.kairos.node.api.problem.ApiProblemException;
+import dev.kairos.node.api.problem.FieldError;
+import dev.kairos.node.api.problem.ProblemType;
+import dev.kairos.node.api.web.Audit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Imports jobs keyed by their user-supplied id, idempotently: a job that does not exist is created,
+ * one that differs is updated (at the version read for the plan), one stored exactly as imported is
+ * left alone, so importing the same document twice writes nothing the second time. Every job is
+ * validated before anything is written: one invalid job rejects the whole import with every problem
+ * named ({@code jobs[3].schedule}).
+ */
+public final class JobImporter {
+
+  private final JobStore store;
+  private final ExecutorWarnings warnings;
+  private final JobValidator validator = new JobValidator();
+
+  public JobImporter(JobStore store, ExecutorWarnings warnings) {
+    this.store = store;
+    this.warnings = warnings;
+  }
+
+  /**
+   * The definitions of the document, in order.
+   *
+   * @throws ApiProblemException naming every invalid field; nothing is written
+   */
+  public List<JobDefinition> check(ExportDocument doc, int maxJobs) {
+    if (doc.formatVersion() != null && doc.formatVersion() != ExportDocument.FORMAT_VERSION) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD,
+          "formatVersion",
+          "must be " + ExportDocument.FORMAT_VERSION + " but was " + doc.formatVersion());
+    }
+    if (doc.jobs() == null) {
+      throw ApiProblemException.field(ProblemType.INVALID_FIELD, "jobs", "is required");
+    }
+    if (doc.jobs().size() > maxJobs) {
+      throw ApiProblemException.field(
+          ProblemType.LIMIT_EXCEEDED,
+          "jobs",
+          "holds "
+              + doc.jobs().size()
+              + " jobs; at most "
+              + maxJobs
+              + " per import (kairos.api.max-batch-size)");
+    }
+    List<FieldError> errors = new ArrayList<>();
+    List<JobDefinition> jobs = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < doc.jobs().size(); i++) {
+      JobRequest request = doc.jobs().get(i);
+      String prefix = "jobs[" + i + "].";
+      if (request == null) {
+        errors.add(new FieldError("jobs[" + i + "]", "must be a job, not null"));
+        continue;
+      }
+      JobDefinition job = request.toDefinition(request.id());
+      for (ValidationProblem p : validator.validate(job)) {
+        errors.add(new FieldError(prefix + p.field(), p.message()));
+      }
+      if (request.id() != null && !seen.add(request.id())) {
+        errors.add(new FieldError(prefix + "id", "'" + request.id() + "' appears twice"));
+      }
+      jobs.add(job);
+    }
+    if (!errors.isEmpty()) {
+      throw new ApiProblemException(
+          ProblemType.VALIDATION_FAILED,
+          errors.size() + " problem(s) in the import; nothing was imported",
+          errors,
+          Map.of());
+    }
+    return jobs;
+  }
+
+  public ImportResult run(List<JobDefinition> jobs, boolean dryRun) {
+    ExecutorWarnings.Checker checker = warnings.checker();
+    List<ImportResult.Item> items = new ArrayList<>();
+    int created = 0;
+    int updated = 0;
+    int unchanged = 0;
+    int conflicts = 0;
+    for (JobDefinition job : jobs) {
+      Optional<JobDefinition> current = store.get(job.id());
+      ImportResult.Item item;
+      if (current.isPresent() && sameDefinition(current.get(), job)) {
+        item = new ImportResult.Item(job.id(), "UNCHANGED", false, null, null);
+      } else if (dryRun) {
+        item =
+            new ImportResult.Item(
+                job.id(),
+                current.isPresent() ? "UPDATE" : "CREATE",
+                false,
+                null,
+                checker.check(job));
+      } else {
+        item = apply(job, current, checker);
+      }
+      switch (item.action()) {
+        case "CREATE" -> created++;
+        case "UPDATE" -> updated++;
+        case "UNCHANGED" -> unchanged++;
+        default -> conflicts++;
+      }
+      items.add(item);
+    }
+    if (!dryRun) {
+      Audit.action(
+          "import",
+          created
+              + " created, "
+              + updated
+              + " updated, "
+              + unchanged
+              + " unchanged, "
+              + conflicts
+              + " conflicts");
+    }
+    return new ImportResult(dryRun, created, updated, unchanged, conflicts, items);
+  }
+
+  private ImportResult.Item apply(
+      JobDefinition job, Optional<JobDefinition> current, ExecutorWarnings.Checker checker) {
+    try {
+      JobDefinition stored;
+      String action;
+      if (current.isEmpty()) {
+        stored = store.create(job);
+        action = "CREATE";
+      } else {
+        stored = store.update(job, current.get().version());
+        action = "UPDATE";
+      }
+      Audit.jobChanged(job.id(), "imported (" + action + ")", "version " + stored.version());
+      return new ImportResult.Item(job.id(), action, true, stored.version(), checker.check(stored));
+    } catch (JobAlreadyExistsException | JobVersionConflictException | JobNotFoundException e) {
+      // Someone else wrote the job between the plan and the write; theirs stands.
+      return new ImportResult.Item(job.id(), "CONFLICT", false, null, null);
+    }
+  }
+
+  /** Equal in everything a user defines (versions and timestamps are the store's). */
+  static boolean sameDefinition(JobDefinition stored, JobDefinition imported) {
+    return JobRequest.of(stored).equals(JobRequest.of(imported));
+  }
+}

@@ -1,0 +1,59 @@
+package dev.kairos.node.api.executor;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.time.ClusterClock;
+import dev.kairos.node.api.job.JobCatalog;
+import dev.kairos.node.api.problem.ApiProblemException;
+import dev.kairos.node.api.problem.ProblemType;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Executor apps and their live slot leases. Apps are found through the jobs that name them (slot
+ * leases are keyed by app and have no global index, and SCAN is not used); an app no job names yet
+ * can be asked for by name.
+ */
+@RestController
+class ExecutorController {
+
+  private static final Pattern APP = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+  private final LiveSlots slots;
+  private final JobCatalog catalog;
+  private final ClusterClock clock;
+
+  ExecutorController(LiveSlots slots, JobCatalog catalog, ClusterClock clock) {
+    this.slots = slots;
+    this.catalog = catalog;
+    this.clock = clock;
+  }
+
+  @GetMapping(path = "/api/v1/executors", produces = MediaType.APPLICATION_JSON_VALUE)
+  List<ExecutorView> list() {
+    Map<String, Long> jobsPerApp =
+        catalog.find(JobCatalog.Filter.ALL).stream()
+            .collect(
+                Collectors.groupingBy(JobDefinition::app, TreeMap::new, Collectors.counting()));
+    long now = clock.nowMs();
+    return jobsPerApp.entrySet().stream()
+        .map(e -> ExecutorView.of(e.getKey(), e.getValue().intValue(), slots.of(e.getKey()), now))
+        .toList();
+  }
+
+  @GetMapping(path = "/api/v1/executors/{app}", produces = MediaType.APPLICATION_JSON_VALUE)
+  ExecutorView get(@PathVariable String app) {
+    if (!APP.matcher(app).matches()) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD, "app", "must be 1-64 characters of [A-Za-z0-9_.-]");
+    }
+    int jobs = catalog.find(new JobCatalog.Filter(app, null, null, null)).size();
+    return ExecutorView.of(app, jobs, slots.of(app), clock.nowMs());
+  }
+}

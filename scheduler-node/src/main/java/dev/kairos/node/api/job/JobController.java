@@ -1,0 +1,263 @@
+package dev.kairos.node.api.job;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.ScheduleType;
+import dev.kairos.core.redis.JobFields;
+import dev.kairos.core.schedule.InvalidScheduleException;
+import dev.kairos.core.schedule.Schedule;
+import dev.kairos.core.schedule.Schedules;
+import dev.kairos.core.store.JobNotFoundException;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.core.time.ClusterClock;
+import dev.kairos.node.api.ApiProperties;
+import dev.kairos.node.api.problem.ApiProblemException;
+import dev.kairos.node.api.problem.FieldError;
+import dev.kairos.node.api.problem.ProblemType;
+import dev.kairos.node.api.security.ApiSecurityConfiguration;
+import dev.kairos.node.api.web.Audit;
+import dev.kairos.node.api.web.JobIds;
+import dev.kairos.node.api.web.Page;
+import dev.kairos.node.api.web.PageRequest;
+import dev.kairos.node.api.web.Versions;
+import java.net.URI;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Jobs: create, read, list, full update with optimistic concurrency, delete, enable, disable, and
+ * previews of fire times (of a stored job, and of a schedule not saved yet). Writes go straight to
+ * the Redis job store (write-through); each answers with the job as stored, its ETag (the version)
+ * and warnings.
+ */
+@RestController
+class JobController {
+
+  static final String JOBS = "/api/v1/jobs";
+  private static final int DEFAULT_PREVIEW_COUNT = 10;
+
+  private final JobStore store;
+  private final JobCatalog catalog;
+  private final ExecutorWarnings warnings;
+  private final ClusterClock clock;
+  private final ApiProperties limits;
+
+  JobController(
+      JobStore store,
+      JobCatalog catalog,
+      ExecutorWarnings warnings,
+      ClusterClock clock,
+      ApiProperties limits) {
+    this.store = store;
+    this.catalog = catalog;
+    this.warnings = warnings;
+    this.clock = clock;
+    this.limits = limits;
+  }
+
+  @PostMapping(path = JOBS, produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<JobView> create(@RequestBody JobRequest request) {
+    JobDefinition stored = store.create(request.toDefinition(request.id()));
+    Audit.jobChanged(stored.id(), "created", "version " + stored.version());
+    return ResponseEntity.created(URI.create(JOBS + "/" + stored.id()))
+        .eTag(Versions.etag(stored.version()))
+        .body(written(stored));
+  }
+
+  @GetMapping(path = JOBS, produces = MediaType.APPLICATION_JSON_VALUE)
+  Page<JobView> list(
+      @RequestParam(required = false) String app,
+      @RequestParam(required = false) String handler,
+      @RequestParam(required = false) Boolean enabled,
+      @RequestParam(name = "q", required = false) String text,
+      @RequestParam(required = false) Integer page,
+      @RequestParam(required = false) Integer size) {
+    PageRequest request = PageRequest.of(page, size, limits);
+    List<JobDefinition> all = catalog.find(new JobCatalog.Filter(app, handler, enabled, text));
+    List<JobDefinition> slice = request.slice(all);
+    Map<String, Long> next = catalog.nextFires(slice.stream().map(JobDefinition::id).toList());
+    List<JobView> items = slice.stream().map(j -> JobView.of(j, next.get(j.id()), null)).toList();
+    return new Page<>(items, request.page(), request.size(), all.size());
+  }
+
+  @GetMapping(path = JOBS + "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<JobView> get(@PathVariable String id) {
+    JobDefinition job = find(id);
+    return ResponseEntity.ok()
+        .eTag(Versions.etag(job.version()))
+        .body(JobView.of(job, catalog.nextFire(id), null));
+  }
+
+  /**
+   * Replaces the definition. The version it applies to comes from {@code If-Match} or the body's
+   * {@code version}; without either the write is refused (428), since a blind overwrite would undo
+   * someone else's change silently.
+   */
+  @PutMapping(path = JOBS + "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<JobView> update(
+      @PathVariable String id,
+      @RequestHeader(name = Versions.IF_MATCH, required = false) String ifMatch,
+      @RequestBody JobRequest request) {
+    JobIds.checked("id", id);
+    if (request.id() != null && !request.id().equals(id)) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD,
+          "id",
+          "must be absent or equal to the path's job id '" + id + "'; ids cannot be changed");
+    }
+    long expected = expectedVersion(ifMatch, request.version());
+    JobDefinition stored = store.update(request.toDefinition(id), expected);
+    Audit.jobChanged(id, "updated", "version " + expected + " -> " + stored.version());
+    return ResponseEntity.ok().eTag(Versions.etag(stored.version())).body(written(stored));
+  }
+
+  /** Deletes the job; with {@code If-Match} only if it is still at that version. */
+  @DeleteMapping(path = JOBS + "/{id}")
+  ResponseEntity<Void> delete(
+      @PathVariable String id,
+      @RequestHeader(name = Versions.IF_MATCH, required = false) String ifMatch) {
+    JobIds.checked("id", id);
+    OptionalLong expected = Versions.ifMatch(ifMatch);
+    if (expected.isPresent()) {
+      store.delete(id, expected.getAsLong());
+    } else {
+      store.delete(id);
+    }
+    Audit.jobChanged(id, "deleted", "");
+    return ResponseEntity.noContent().build();
+  }
+
+  @PostMapping(path = JOBS + "/{id}/enable", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<JobView> enable(@PathVariable String id) {
+    JobDefinition job = store.enable(JobIds.checked("id", id));
+    Audit.jobChanged(id, "enabled", "");
+    return ResponseEntity.ok().eTag(Versions.etag(job.version())).body(written(job));
+  }
+
+  @PostMapping(path = JOBS + "/{id}/disable", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<JobView> disable(@PathVariable String id) {
+    JobDefinition job = store.disable(JobIds.checked("id", id));
+    Audit.jobChanged(id, "disabled", "");
+    return ResponseEntity.ok()
+        .eTag(Versions.etag(job.version()))
+        .body(JobView.of(job, catalog.nextFire(id), List.of()));
+  }
+
+  /** The next fire times of a stored job's schedule, from now. */
+  @GetMapping(path = JOBS + "/{id}/next-fires", produces = MediaType.APPLICATION_JSON_VALUE)
+  FirePreview.Result nextFires(
+      @PathVariable String id, @RequestParam(required = false) Integer count) {
+    int n = previewCount(count);
+    JobDefinition job = find(id);
+    return FirePreview.of(job.schedule(), job.zoneId(), clock.nowMs(), n);
+  }
+
+  /** The next fire times of a schedule that is not saved yet: check a cron before saving it. */
+  @PostMapping(
+      path = ApiSecurityConfiguration.PREVIEW_PATH,
+      produces = MediaType.APPLICATION_JSON_VALUE)
+  FirePreview.Result preview(@RequestBody SchedulePreviewRequest request) {
+    int n = previewCount(request.count());
+    List<FieldError> problems = new ArrayList<>();
+    if (request.scheduleType() == null) {
+      problems.add(new FieldError(JobFields.SCHEDULE_TYPE, "is required"));
+    }
+    ZoneId zone = null;
+    try {
+      zone = Schedules.zone(request.zone() == null ? JobDefinition.DEFAULT_ZONE : request.zone());
+    } catch (InvalidScheduleException e) {
+      problems.add(new FieldError(JobFields.ZONE, e.getMessage()));
+    }
+    long from = request.fromMs() != null ? request.fromMs() : clock.nowMs();
+    Schedule schedule = null;
+    if (request.scheduleType() != null) {
+      try {
+        schedule =
+            Schedules.parse(
+                request.scheduleType(),
+                request.schedule() == null ? "" : request.schedule(),
+                zone != null ? zone : ZoneId.of("UTC"),
+                from);
+      } catch (InvalidScheduleException e) {
+        problems.add(new FieldError(JobFields.SCHEDULE, e.getMessage()));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new ApiProblemException(
+          ProblemType.VALIDATION_FAILED,
+          "the schedule is invalid: "
+              + problems.stream().map(p -> p.field() + ": " + p.message()).toList(),
+          problems,
+          Map.of());
+    }
+    if (request.scheduleType() == ScheduleType.API) {
+      return new FirePreview.Result(
+          from, zone.getId(), List.of(), "an API job fires only when triggered");
+    }
+    return FirePreview.of(schedule, zone, from, n);
+  }
+
+  private int previewCount(Integer count) {
+    int n = count == null ? Math.min(DEFAULT_PREVIEW_COUNT, limits.getMaxPreviewCount()) : count;
+    if (n < 1) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD, "count", "must be >= 1 but was " + n);
+    }
+    if (n > limits.getMaxPreviewCount()) {
+      throw ApiProblemException.field(
+          ProblemType.LIMIT_EXCEEDED,
+          "count",
+          "must be at most "
+              + limits.getMaxPreviewCount()
+              + " (kairos.api.max-preview-count) but was "
+              + n);
+    }
+    return n;
+  }
+
+  private static long expectedVersion(String ifMatch, Long bodyVersion) {
+    OptionalLong header = Versions.ifMatch(ifMatch);
+    if (header.isPresent() && bodyVersion != null && bodyVersion != header.getAsLong()) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD,
+          "version",
+          "is " + bodyVersion + " but If-Match names version " + header.getAsLong());
+    }
+    if (header.isPresent()) {
+      return header.getAsLong();
+    }
+    if (bodyVersion != null) {
+      if (bodyVersion < 1) {
+        throw ApiProblemException.field(
+            ProblemType.INVALID_FIELD, "version", "must be >= 1 but was " + bodyVersion);
+      }
+      return bodyVersion;
+    }
+    throw ApiProblemException.field(
+        ProblemType.PRECONDITION_REQUIRED,
+        Versions.IF_MATCH,
+        "send If-Match with the job's ETag (or \"version\" in the body)");
+  }
+
+  private JobDefinition find(String id) {
+    JobIds.checked("id", id);
+    return store.get(id).orElseThrow(() -> new JobNotFoundException(id));
+  }
+
+  private JobView written(JobDefinition job) {
+    return JobView.of(job, catalog.nextFire(job.id()), warnings.check(job));
+  }
+}

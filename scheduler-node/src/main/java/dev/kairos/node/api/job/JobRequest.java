@@ -1,0 +1,116 @@
+package dev.kairos.node.api.job;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.kairos.core.model.BlockStrategy;
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.MisfireStrategy;
+import dev.kairos.core.model.RetryBackoff;
+import dev.kairos.core.model.RoutingStrategy;
+import dev.kairos.core.model.ScheduleType;
+import dev.kairos.node.api.web.StrictJson;
+
+/**
+ * A job as a client submits it (create, full update, import). Field names are those of the job hash
+ * ({@code JobFields}), so a validation problem names the field the client sent. Absent fields take
+ * the defaults of {@link JobDefinition.Builder}; absent strings are empty and then reported by the
+ * validator where they are required.
+ *
+ * @param version only for a full update without {@code If-Match}: the version it applies to
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobRequest(
+    String id,
+    String app,
+    String handler,
+    ScheduleType scheduleType,
+    String schedule,
+    String zone,
+    String params,
+    RoutingStrategy routing,
+    BlockStrategy block,
+    Long timeoutMs,
+    Integer retryCount,
+    RetryBackoffBody retryBackoff,
+    MisfireStrategy misfire,
+    Long misfireThresholdMs,
+    Boolean enabled,
+    Long version)
+    implements StrictJson {
+
+  /** The retry backoff as JSON; absent parts take the defaults of {@link RetryBackoff#DEFAULT}. */
+  public record RetryBackoffBody(
+      RetryBackoff.Kind kind, Long initialDelayMs, Long maxDelayMs, Double jitter) {
+
+    RetryBackoff toBackoff() {
+      RetryBackoff d = RetryBackoff.DEFAULT;
+      long initial = initialDelayMs != null ? initialDelayMs : d.initialDelayMs();
+      return new RetryBackoff(
+          kind != null ? kind : d.kind(),
+          initial,
+          maxDelayMs != null ? maxDelayMs : Math.max(initial, d.maxDelayMs()),
+          jitter != null ? jitter : d.jitter());
+    }
+
+    static RetryBackoffBody of(RetryBackoff b) {
+      return new RetryBackoffBody(b.kind(), b.initialDelayMs(), b.maxDelayMs(), b.jitter());
+    }
+  }
+
+  /** The definition with the given id (the path's, or the body's on create and import). */
+  public JobDefinition toDefinition(String jobId) {
+    JobDefinition.Builder b = JobDefinition.builder(jobId == null ? "" : jobId);
+    b.app(orEmpty(app)).handler(orEmpty(handler));
+    b.schedule(scheduleType != null ? scheduleType : ScheduleType.API, orEmpty(schedule));
+    if (zone != null) {
+      b.zone(zone);
+    }
+    b.params(orEmpty(params));
+    if (routing != null) {
+      b.routing(routing);
+    }
+    if (block != null) {
+      b.block(block);
+    }
+    if (timeoutMs != null) {
+      b.timeoutMs(timeoutMs);
+    }
+    if (retryCount != null) {
+      b.retryCount(retryCount);
+    }
+    if (retryBackoff != null) {
+      b.retryBackoff(retryBackoff.toBackoff());
+    }
+    b.misfire(
+        misfire != null ? misfire : MisfireStrategy.DO_NOTHING,
+        misfireThresholdMs != null
+            ? misfireThresholdMs
+            : JobDefinition.DEFAULT_MISFIRE_THRESHOLD_MS);
+    b.enabled(enabled == null || enabled);
+    return b.build();
+  }
+
+  /** The user-defined part of a stored job, as an export writes it. */
+  public static JobRequest of(JobDefinition job) {
+    return new JobRequest(
+        job.id(),
+        job.app(),
+        job.handler(),
+        job.scheduleType(),
+        job.scheduleSpec(),
+        job.zone(),
+        job.params(),
+        job.routing(),
+        job.block(),
+        job.timeoutMs(),
+        job.retryCount(),
+        RetryBackoffBody.of(job.retryBackoff()),
+        job.misfireStrategy(),
+        job.misfireThresholdMs(),
+        job.enabled(),
+        null);
+  }
+
+  private static String orEmpty(String text) {
+    return text == null ? "" : text;
+  }
+}

@@ -1,0 +1,67 @@
+package dev.kairos.node.api.job;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.kairos.core.model.BlockStrategy;
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.MisfireStrategy;
+import dev.kairos.core.model.RoutingStrategy;
+import dev.kairos.core.model.ScheduleType;
+import java.util.List;
+
+/**
+ * A stored job as the API shows it: the definition, the store's versions and timestamps, and its
+ * next fire from the due ZSET.
+ *
+ * @param nextFireMs next scheduled fire (epoch ms); null when it has none (disabled, API-only, a
+ *     past one-shot) or is parked (a FIXED_DELAY job waiting for its running trigger to end)
+ * @param warnings on writes only: what was accepted but will not work yet (no live executor)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobView(
+    String id,
+    String app,
+    String handler,
+    ScheduleType scheduleType,
+    String schedule,
+    String zone,
+    String params,
+    RoutingStrategy routing,
+    BlockStrategy block,
+    long timeoutMs,
+    int retryCount,
+    JobRequest.RetryBackoffBody retryBackoff,
+    MisfireStrategy misfire,
+    long misfireThresholdMs,
+    boolean enabled,
+    long version,
+    long scheduleVersion,
+    long createdMs,
+    long updatedMs,
+    Long nextFireMs,
+    List<Warning> warnings) {
+
+  public static JobView of(JobDefinition job, Long nextFireMs, List<Warning> warnings) {
+    return new JobView(
+        job.id(),
+        job.app(),
+        job.handler(),
+        job.scheduleType(),
+        job.scheduleSpec(),
+        job.zone(),
+        job.params(),
+        job.routing(),
+        job.block(),
+        job.timeoutMs(),
+        job.retryCount(),
+        JobRequest.RetryBackoffBody.of(job.retryBackoff()),
+        job.misfireStrategy(),
+        job.misfireThresholdMs(),
+        job.enabled(),
+        job.version(),
+        job.scheduleVersion(),
+        job.createdMs(),
+        job.updatedMs(),
+        nextFireMs,
+        warnings);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.kairos.node.api.problem;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Builds RFC 9457 bodies: {@code type}, {@code title}, {@code status}, {@code detail}, {@code
+ * instance}, plus {@code code} (the stable error code) and, when fields are at fault, {@code
+ * errors: [{field, message}]}. Used by the MVC exception handler and by the security filters, which
+ * answer before MVC runs.
+ */
+public final class Problems {
+
+  private Problems() {}
+
+  public static ProblemDetail detail(
+      ProblemType type,
+      String detail,
+      String instance,
+      List<FieldError> errors,
+      Map<String, Object> properties) {
+    ProblemDetail problem = ProblemDetail.forStatusAndDetail(type.status(), detail);
+    problem.setType(type.uri());
+    problem.setTitle(type.title());
+    if (instance != null) {
+      try {
+        problem.setInstance(java.net.URI.create(instance));
+      } catch (IllegalArgumentException e) {
+        // A path the container accepted but java.net.URI does not: leave instance out.
+      }
+    }
+    problem.setProperty("code", type.code());
+    if (!errors.isEmpty()) {
+      problem.setProperty("errors", errors);
+    }
+    properties.forEach(problem::setProperty);
+    return problem;
+  }
+
+  public static ResponseEntity<ProblemDetail> response(ProblemDetail problem) {
+    return ResponseEntity.status(problem.getStatus())
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(problem);
+  }
+
+  /** Writes a problem straight to the servlet response (filters, entry points). */
+  public static void write(
+      HttpServletResponse response, ObjectMapper json, ProblemType type, String detail, String path)
+      throws IOException {
+    ProblemDetail problem = detail(type, detail, path, List.of(), Map.of());
+    response.setStatus(type.status().value());
+    response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+    json.writeValue(response.getOutputStream(), problem);
+  }
+}

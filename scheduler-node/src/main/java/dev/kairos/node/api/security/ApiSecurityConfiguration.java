@@ -1,0 +1,116 @@
+package dev.kairos.node.api.security;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kairos.node.api.ApiProperties;
+import dev.kairos.node.api.ApiRole;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.autoconfigure.security.servlet.EndpointRequest;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
+import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
+
+/**
+ * Who may call what. {@code /api/**}: a valid bearer token; GET (and the schedule preview, which
+ * only computes) for {@code VIEWER} and {@code ADMIN}, everything else {@code ADMIN} only.
+ * Actuator: health open (load balancers, the demo), every other endpoint {@code ADMIN}. The
+ * internal cluster endpoints check their own shared secret and stay outside bearer auth. The
+ * OpenAPI document is open: it describes the API, holds no data. Anything else is refused.
+ * Stateless: no session, no cookie, hence no CSRF token.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ApiSecurityConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(ApiSecurityConfiguration.class);
+
+  /** Readers may POST here: it computes fire times of a schedule and changes nothing. */
+  public static final String PREVIEW_PATH = "/api/v1/schedules/preview";
+
+  @Bean
+  ApiTokenIntrospector apiTokenIntrospector(ApiProperties properties) {
+    ApiTokenIntrospector introspector = new ApiTokenIntrospector(properties.getTokens());
+    if (introspector.size() == 0) {
+      log.warn(
+          "kairos.api.tokens is empty: every /api call is refused with 401. Configure a token"
+              + " hash (printf %s \"$TOKEN\" | sha256sum) with a role.");
+    } else {
+      log.info(
+          "Admin API accepts {} configured token(s): {}",
+          introspector.size(),
+          properties.getTokens());
+    }
+    return introspector;
+  }
+
+  @Bean
+  ProblemSecurityHandlers problemSecurityHandlers(ObjectMapper json, MeterRegistry meters) {
+    return new ProblemSecurityHandlers(json, meters);
+  }
+
+  /**
+   * What needs no token: health, the OpenAPI document, the cluster-internal endpoints (their own
+   * secret) and the error page. A stale Authorization header on these is ignored rather than
+   * answered 401, so a monitor with an old token still sees health.
+   */
+  static RequestMatcher open() {
+    PathPatternRequestMatcher.Builder paths = PathPatternRequestMatcher.withDefaults();
+    return new OrRequestMatcher(
+        EndpointRequest.to(HealthEndpoint.class),
+        paths.matcher("/v3/api-docs"),
+        paths.matcher("/v3/api-docs/**"),
+        paths.matcher("/internal/cluster/**"),
+        paths.matcher("/error"));
+  }
+
+  @Bean
+  SecurityFilterChain apiSecurityFilterChain(
+      HttpSecurity http, ApiTokenIntrospector tokens, ProblemSecurityHandlers problems)
+      throws Exception {
+    String admin = ApiRole.ADMIN.name();
+    String viewer = ApiRole.VIEWER.name();
+    RequestMatcher open = open();
+    DefaultBearerTokenResolver header = new DefaultBearerTokenResolver();
+    BearerTokenResolver resolver =
+        request -> open.matches(request) ? null : header.resolve(request);
+    http.csrf(AbstractHttpConfigurer::disable)
+        .httpBasic(AbstractHttpConfigurer::disable)
+        .formLogin(AbstractHttpConfigurer::disable)
+        .logout(AbstractHttpConfigurer::disable)
+        .requestCache(AbstractHttpConfigurer::disable)
+        .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+        .authorizeHttpRequests(
+            auth ->
+                auth.requestMatchers(open)
+                    .permitAll()
+                    .requestMatchers(EndpointRequest.toAnyEndpoint())
+                    .hasRole(admin)
+                    .requestMatchers(HttpMethod.GET, "/api/**")
+                    .hasAnyRole(admin, viewer)
+                    .requestMatchers(HttpMethod.POST, PREVIEW_PATH)
+                    .hasAnyRole(admin, viewer)
+                    .requestMatchers("/api/**")
+                    .hasRole(admin)
+                    .anyRequest()
+                    .denyAll())
+        .oauth2ResourceServer(
+            oauth ->
+                oauth
+                    .bearerTokenResolver(resolver)
+                    .opaqueToken(opaque -> opaque.introspector(tokens))
+                    .authenticationEntryPoint(problems)
+                    .accessDeniedHandler(problems))
+        .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems));
+    return http.build();
+  }
+}

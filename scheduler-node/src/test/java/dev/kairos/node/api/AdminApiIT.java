@@ -1,0 +1,559 @@
+package dev.kairos.node.api;
+
+import static dev.kairos.node.api.ApiTestNode.ADMIN;
+import static dev.kairos.node.api.ApiTestNode.VIEWER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.ZkMode;
+import dev.kairos.mq.slot.SlotLease;
+import dev.kairos.mq.slot.SlotLeaseConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The admin API's happy paths and domain errors against a full node (leader, wheel, fire path,
+ * persistence-sync) on real Redis, ZooKeeper, RocketMQ and PostgreSQL.
+ */
+@RealInfra(
+    redis = RedisMode.STANDALONE,
+    zookeeper = ZkMode.STANDALONE,
+    rocketMq = true,
+    postgres = true)
+class AdminApiIT {
+
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+  private static final String NODE = "api-it-" + RUN;
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static ApiTestNode node;
+  private static EmbeddedInfrastructure infra;
+
+  @BeforeAll
+  static void startNode(EmbeddedInfrastructure shared) {
+    infra = shared;
+    Map<String, String> overrides = new LinkedHashMap<>();
+    overrides.put("kairos.node.name", NODE);
+    overrides.put("kairos.zookeeper.root-path", "/kairos-api-it-" + RUN);
+    overrides.put("kairos.cluster.secret", "api-it-secret");
+    node = ApiTestNode.start(shared, overrides);
+  }
+
+  @AfterAll
+  static void stopNode() {
+    if (node != null) {
+      node.close();
+    }
+  }
+
+  private static String id(String name) {
+    return name + "-" + RUN;
+  }
+
+  private static String cronJob(String id, String app, String cron) {
+    return ApiTestNode.json(
+        Map.of(
+            "id",
+            id,
+            "app",
+            app,
+            "handler",
+            "report",
+            "scheduleType",
+            "CRON",
+            "schedule",
+            cron,
+            "zone",
+            "Europe/Berlin"));
+  }
+
+  @Test
+  void jobLifecycleCreateReadUpdateDisableEnableDelete() {
+    String id = id("life");
+    ApiTestNode.Response created =
+        node.post("/api/v1/jobs", cronJob(id, "billing-" + RUN, "0 0 3 * * *"), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    assertThat(created.headers().firstValue("Location")).hasValue("/api/v1/jobs/" + id);
+    assertThat(created.headers().firstValue("ETag")).hasValue("\"1\"");
+    assertThat(created.json().path("version").asLong()).isEqualTo(1);
+    assertThat(created.json().path("nextFireMs").asLong()).isPositive();
+    assertThat(created.json().at("/warnings/0/code").asText()).isEqualTo("no-live-executor");
+
+    ApiTestNode.Response read = node.get("/api/v1/jobs/" + id, VIEWER);
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.json().path("schedule").asText()).isEqualTo("0 0 3 * * *");
+    assertThat(read.json().path("zone").asText()).isEqualTo("Europe/Berlin");
+    assertThat(read.json().has("warnings")).isFalse();
+
+    String changed = cronJob(id, "billing-" + RUN, "0 30 4 * * *");
+    ApiTestNode.Response updated =
+        node.call("PUT", "/api/v1/jobs/" + id, changed, ADMIN, Map.of("If-Match", "\"1\""));
+    assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+    assertThat(updated.json().path("version").asLong()).isEqualTo(2);
+    assertThat(updated.json().path("schedule").asText()).isEqualTo("0 30 4 * * *");
+
+    ApiTestNode.Response stale =
+        node.call("PUT", "/api/v1/jobs/" + id, changed, ADMIN, Map.of("If-Match", "\"1\""));
+    assertThat(stale.status()).isEqualTo(409);
+    assertThat(stale.json().path("code").asText()).isEqualTo("version-conflict");
+    assertThat(stale.json().path("currentVersion").asLong()).isEqualTo(2);
+
+    ApiTestNode.Response blind = node.call("PUT", "/api/v1/jobs/" + id, changed, ADMIN, Map.of());
+    assertThat(blind.status()).isEqualTo(428);
+    assertThat(blind.json().at("/errors/0/field").asText()).isEqualTo("If-Match");
+
+    ApiTestNode.Response disabled = node.post("/api/v1/jobs/" + id + "/disable", null, ADMIN);
+    assertThat(disabled.status()).isEqualTo(200);
+    assertThat(disabled.json().path("enabled").asBoolean()).isFalse();
+    assertThat(disabled.json().has("nextFireMs")).as("a disabled job has no next fire").isFalse();
+
+    ApiTestNode.Response enabled = node.post("/api/v1/jobs/" + id + "/enable", null, ADMIN);
+    assertThat(enabled.status()).isEqualTo(200);
+    assertThat(enabled.json().path("enabled").asBoolean()).isTrue();
+    assertThat(enabled.json().path("nextFireMs").asLong()).isPositive();
+    long version = enabled.json().path("version").asLong();
+
+    ApiTestNode.Response wrongDelete =
+        node.call("DELETE", "/api/v1/jobs/" + id, null, ADMIN, Map.of("If-Match", "\"1\""));
+    assertThat(wrongDelete.status()).isEqualTo(409);
+    ApiTestNode.Response deleted =
+        node.call(
+            "DELETE", "/api/v1/jobs/" + id, null, ADMIN, Map.of("If-Match", "\"" + version + "\""));
+    assertThat(deleted.status()).isEqualTo(204);
+    ApiTestNode.Response gone = node.get("/api/v1/jobs/" + id, ADMIN);
+    assertThat(gone.status()).isEqualTo(404);
+    assertThat(gone.contentType()).startsWith("application/problem+json");
+    assertThat(gone.json().path("code").asText()).isEqualTo("job-not-found");
+    assertThat(gone.json().path("type").asText()).isEqualTo("urn:kairos:problem:job-not-found");
+  }
+
+  @Test
+  void creatingAnExistingJobIsAConflictNamingTheId() {
+    String id = id("twice");
+    assertThat(node.post("/api/v1/jobs", cronJob(id, "a-" + RUN, "0 0 3 * * *"), ADMIN).status())
+        .isEqualTo(201);
+    ApiTestNode.Response again =
+        node.post("/api/v1/jobs", cronJob(id, "a-" + RUN, "0 0 4 * * *"), ADMIN);
+    assertThat(again.status()).isEqualTo(409);
+    assertThat(again.json().path("code").asText()).isEqualTo("job-exists");
+    assertThat(again.json().at("/errors/0/field").asText()).isEqualTo("id");
+    assertThat(node.get("/api/v1/jobs/" + id, ADMIN).json().path("schedule").asText())
+        .isEqualTo("0 0 3 * * *");
+  }
+
+  @Test
+  void previewOfAnUnsavedCronFollowsItsZoneAcrossDaylightSaving() {
+    // 2027-03-28 is the spring-forward day in Berlin: 02:30 local does not exist that night.
+    long from = java.time.Instant.parse("2027-03-26T12:00:00Z").toEpochMilli();
+    ApiTestNode.Response preview =
+        node.post(
+            "/api/v1/schedules/preview",
+            ApiTestNode.json(
+                Map.of(
+                    "scheduleType", "CRON",
+                    "schedule", "0 30 2 * * *",
+                    "zone", "Europe/Berlin",
+                    "count", 3,
+                    "fromMs", from)),
+            VIEWER);
+    assertThat(preview.status()).as(preview.toString()).isEqualTo(200);
+    JsonNode fires = preview.json().path("fires");
+    assertThat(fires.size()).isEqualTo(3);
+    assertThat(fires.get(0).path("time").asText()).isEqualTo("2027-03-27T02:30+01:00");
+    assertThat(fires.get(1).path("time").asText())
+        .as("skipped local time fires at the end of the gap")
+        .isEqualTo("2027-03-28T03:00+02:00");
+    assertThat(fires.get(2).path("time").asText()).isEqualTo("2027-03-29T02:30+02:00");
+  }
+
+  @Test
+  void openApiDocumentIsServedWithoutAToken() {
+    ApiTestNode.Response docs = node.get("/v3/api-docs", null);
+    assertThat(docs.status()).isEqualTo(200);
+    assertThat(docs.json().path("paths").has("/api/v1/jobs")).isTrue();
+    assertThat(docs.json().path("paths").has("/api/v1/jobs/{id}")).isTrue();
+  }
+
+  @Test
+  void listFiltersAndPagesJobsSortedById() {
+    String app = "page-" + RUN;
+    for (int i = 0; i < 5; i++) {
+      Map<String, Object> job = new LinkedHashMap<>();
+      job.put("id", app + "-" + i);
+      job.put("app", app);
+      job.put("handler", i % 2 == 0 ? "even" : "odd");
+      job.put("scheduleType", "API");
+      job.put("enabled", i < 3);
+      assertThat(node.post("/api/v1/jobs", ApiTestNode.json(job), ADMIN).status()).isEqualTo(201);
+    }
+    ApiTestNode.Response page = node.get("/api/v1/jobs?app=" + app + "&size=2&page=1", VIEWER);
+    assertThat(page.status()).isEqualTo(200);
+    assertThat(page.json().path("total").asLong()).isEqualTo(5);
+    assertThat(page.json().path("items").findValuesAsText("id"))
+        .containsExactly(app + "-2", app + "-3");
+    assertThat(
+            node.get("/api/v1/jobs?app=" + app + "&enabled=false", VIEWER)
+                .json()
+                .path("total")
+                .asLong())
+        .isEqualTo(2);
+    assertThat(
+            node.get("/api/v1/jobs?app=" + app + "&handler=odd", VIEWER)
+                .json()
+                .path("total")
+                .asLong())
+        .isEqualTo(2);
+    assertThat(
+            node.get("/api/v1/jobs?q=PAGE-" + RUN + "-4", VIEWER)
+                .json()
+                .path("items")
+                .findValuesAsText("id"))
+        .containsExactly(app + "-4");
+    assertThat(node.get("/api/v1/jobs?app=" + app + "&page=9", VIEWER).json().path("items").size())
+        .isZero();
+  }
+
+  @Test
+  void batchesApplyPerIdAndReportUnknownIds() {
+    String a = id("batch-a");
+    String b = id("batch-b");
+    String missing = id("batch-missing");
+    for (String id : List.of(a, b)) {
+      assertThat(
+              node.post("/api/v1/jobs", cronJob(id, "batch-" + RUN, "0 0 3 * * *"), ADMIN).status())
+          .isEqualTo(201);
+    }
+    String ids = ApiTestNode.json(Map.of("ids", List.of(a, missing, b)));
+    ApiTestNode.Response disabled = node.post("/api/v1/job-batches/disable", ids, ADMIN);
+    assertThat(disabled.status()).as(disabled.toString()).isEqualTo(200);
+    assertThat(disabled.json().path("succeeded").asInt()).isEqualTo(2);
+    assertThat(disabled.json().path("notFound").asInt()).isEqualTo(1);
+    assertThat(disabled.json().path("items").findValuesAsText("outcome"))
+        .containsExactly("DONE", "NOT_FOUND", "DONE");
+    assertThat(node.get("/api/v1/jobs/" + a, ADMIN).json().path("enabled").asBoolean()).isFalse();
+
+    ApiTestNode.Response enabled = node.post("/api/v1/job-batches/enable", ids, ADMIN);
+    assertThat(enabled.json().path("succeeded").asInt()).isEqualTo(2);
+    assertThat(node.get("/api/v1/jobs/" + b, ADMIN).json().path("nextFireMs").asLong())
+        .isPositive();
+
+    ApiTestNode.Response deleted = node.post("/api/v1/job-batches/delete", ids, ADMIN);
+    assertThat(deleted.json().path("succeeded").asInt()).isEqualTo(2);
+    assertThat(node.get("/api/v1/jobs/" + a, ADMIN).status()).isEqualTo(404);
+    assertThat(node.get("/api/v1/jobs/" + b, ADMIN).status()).isEqualTo(404);
+  }
+
+  @Test
+  void exportDeleteAllImportRestoresTheSameJobsWithTheSameNextFires() {
+    String app = "port-" + RUN;
+    long inADay = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
+    List<Map<String, Object>> jobs =
+        List.of(
+            jobMap(app + "-berlin", app, "CRON", "0 15 3 1 1 *", "Europe/Berlin", true),
+            jobMap(app + "-tokyo", app, "CRON", "0 0 9 * * MON", "Asia/Tokyo", true),
+            jobMap(app + "-utc", app, "CRON", "30 45 23 31 12 *", "UTC", true),
+            jobMap(app + "-once", app, "ONE_SHOT", Long.toString(inADay), "UTC", true),
+            jobMap(app + "-manual", app, "API", "", "UTC", true),
+            jobMap(app + "-off", app, "CRON", "0 0 4 * * *", "UTC", false));
+    for (Map<String, Object> job : jobs) {
+      Map<String, Object> withParams = new LinkedHashMap<>(job);
+      withParams.put("params", "{\"for\":\"" + job.get("id") + "\"}");
+      withParams.put("retryCount", 2);
+      withParams.put("timeoutMs", 30_000);
+      ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(withParams), ADMIN);
+      assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    }
+    Map<String, JsonNode> before = jobsOf(app);
+    assertThat(before).hasSize(jobs.size());
+
+    ApiTestNode.Response export = node.get("/api/v1/job-export?app=" + app, VIEWER);
+    assertThat(export.status()).isEqualTo(200);
+    assertThat(export.json().path("count").asInt()).isEqualTo(jobs.size());
+    assertThat(export.json().path("jobs").get(0).has("version")).isFalse();
+
+    ApiTestNode.Response deleted =
+        node.post(
+            "/api/v1/job-batches/delete",
+            ApiTestNode.json(Map.of("ids", List.copyOf(before.keySet()))),
+            ADMIN);
+    assertThat(deleted.json().path("succeeded").asInt()).isEqualTo(jobs.size());
+    assertThat(jobsOf(app)).isEmpty();
+
+    ApiTestNode.Response dryRun = node.post("/api/v1/job-import?dryRun=true", export.body(), ADMIN);
+    assertThat(dryRun.status()).as(dryRun.toString()).isEqualTo(200);
+    assertThat(dryRun.json().path("created").asInt()).isEqualTo(jobs.size());
+    assertThat(dryRun.json().path("items").findValuesAsText("action")).containsOnly("CREATE");
+    assertThat(jobsOf(app)).as("a dry run writes nothing").isEmpty();
+
+    ApiTestNode.Response imported = node.post("/api/v1/job-import", export.body(), ADMIN);
+    assertThat(imported.status()).as(imported.toString()).isEqualTo(200);
+    assertThat(imported.json().path("created").asInt()).isEqualTo(jobs.size());
+
+    Map<String, JsonNode> after = jobsOf(app);
+    assertThat(after.keySet()).isEqualTo(before.keySet());
+    for (String id : before.keySet()) {
+      assertThat(definition(after.get(id))).as(id).isEqualTo(definition(before.get(id)));
+      assertThat(after.get(id).path("nextFireMs").asLong(-1))
+          .as("next fire of " + id)
+          .isEqualTo(before.get(id).path("nextFireMs").asLong(-1));
+    }
+
+    ApiTestNode.Response again = node.post("/api/v1/job-import", export.body(), ADMIN);
+    assertThat(again.json().path("unchanged").asInt())
+        .as("import is idempotent")
+        .isEqualTo(jobs.size());
+
+    String changed = app + "-tokyo";
+    Map<String, Object> edit = jobMap(changed, app, "CRON", "0 0 10 * * MON", "Asia/Tokyo", true);
+    assertThat(
+            node.call(
+                    "PUT",
+                    "/api/v1/jobs/" + changed,
+                    ApiTestNode.json(edit),
+                    ADMIN,
+                    Map.of("If-Match", "\"1\""))
+                .status())
+        .isEqualTo(200);
+    ApiTestNode.Response plan = node.post("/api/v1/job-import?dryRun=true", export.body(), ADMIN);
+    assertThat(plan.json().path("updated").asInt()).isEqualTo(1);
+    assertThat(plan.json().path("unchanged").asInt()).isEqualTo(jobs.size() - 1);
+    ApiTestNode.Response restored = node.post("/api/v1/job-import", export.body(), ADMIN);
+    assertThat(restored.json().path("updated").asInt()).isEqualTo(1);
+    assertThat(node.get("/api/v1/jobs/" + changed, ADMIN).json().path("schedule").asText())
+        .isEqualTo("0 0 9 * * MON");
+  }
+
+  @Test
+  void concurrentUpdatesWithTheSameVersionOneWinsTheOtherConflicts() throws Exception {
+    String id = id("race");
+    assertThat(node.post("/api/v1/jobs", cronJob(id, "race-" + RUN, "0 0 3 * * *"), ADMIN).status())
+        .isEqualTo(201);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 1; round <= 5; round++) {
+        String ifMatch = "\"" + round + "\"";
+        CyclicBarrier together = new CyclicBarrier(2);
+        List<Future<ApiTestNode.Response>> calls = new ArrayList<>();
+        for (String cron : List.of("0 0 1 * * *", "0 0 2 * * *")) {
+          calls.add(
+              pool.submit(
+                  () -> {
+                    together.await(10, TimeUnit.SECONDS);
+                    return node.call(
+                        "PUT",
+                        "/api/v1/jobs/" + id,
+                        cronJob(id, "race-" + RUN, cron),
+                        ADMIN,
+                        Map.of("If-Match", ifMatch));
+                  }));
+        }
+        List<Integer> statuses = new ArrayList<>();
+        for (Future<ApiTestNode.Response> call : calls) {
+          statuses.add(call.get(60, TimeUnit.SECONDS).status());
+        }
+        assertThat(statuses).as("round " + round).containsExactlyInAnyOrder(200, 409);
+        assertThat(node.get("/api/v1/jobs/" + id, ADMIN).json().path("version").asLong())
+            .isEqualTo(round + 1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aFiredTriggerIsReadFromRedisThenItsHistoryFromPostgres() throws Exception {
+    String id = id("tick");
+    ApiTestNode.Response created =
+        node.post(
+            "/api/v1/jobs",
+            ApiTestNode.json(
+                Map.of(
+                    "id", id,
+                    "app", "nobody-" + RUN,
+                    "handler", "tick",
+                    "scheduleType", "CRON",
+                    "schedule", "* * * * * *")),
+            ADMIN);
+    assertThat(created.status()).isEqualTo(201);
+    String triggerId = id + ":" + created.json().path("nextFireMs").asLong();
+    try {
+      JsonNode trigger =
+          poll(
+              "trigger " + triggerId + " ends NO_EXECUTOR",
+              () -> node.get("/api/v1/triggers/" + triggerId, VIEWER),
+              r -> r.status() == 200 && "NO_EXECUTOR".equals(r.json().path("state").asText()));
+      assertThat(trigger.path("source").asText()).isEqualTo("redis");
+      assertThat(trigger.path("jobId").asText()).isEqualTo(id);
+      assertThat(trigger.path("node").asText()).isEqualTo(NODE);
+      assertThat(trigger.path("term").asLong()).isPositive();
+      assertThat(trigger.path("message").asText()).isNotBlank();
+      assertThat(trigger.path("history").findValuesAsText("state"))
+          .startsWith("CLAIMED")
+          .endsWith("NO_EXECUTOR");
+
+      JsonNode history =
+          poll(
+              "PostgreSQL has trigger " + triggerId,
+              () -> node.get("/api/v1/jobs/" + id + "/triggers?size=100", VIEWER),
+              r ->
+                  r.status() == 200
+                      && r.json().path("items").findValuesAsText("triggerId").contains(triggerId));
+      assertThat(history.path("source").asText()).isEqualTo("postgresql");
+
+      infra.postgres().stop();
+      try {
+        ApiTestNode.Response fallback = node.get("/api/v1/jobs/" + id + "/triggers", VIEWER);
+        assertThat(fallback.status()).isEqualTo(200);
+        assertThat(fallback.json().path("source").asText()).isEqualTo("redis");
+        assertThat(fallback.json().path("note").asText()).contains("PostgreSQL unavailable");
+        assertThat(node.get("/api/v1/triggers/" + triggerId, VIEWER).json().path("source").asText())
+            .isEqualTo("redis");
+        ApiTestNode.Response rebuild = node.post("/api/v1/admin/rebuild", null, ADMIN);
+        assertThat(rebuild.status()).as(rebuild.toString()).isEqualTo(503);
+        assertThat(rebuild.json().path("code").asText()).isEqualTo("postgres-unavailable");
+      } finally {
+        infra.postgres().start();
+      }
+      JsonNode firstRebuild =
+          poll(
+              "a rebuild once PostgreSQL is back",
+              () -> node.post("/api/v1/admin/rebuild", null, ADMIN),
+              r -> r.status() == 200);
+      assertThat(firstRebuild.path("shards").asInt()).isPositive();
+      ApiTestNode.Response second = node.post("/api/v1/admin/rebuild", null, ADMIN);
+      assertThat(second.status()).as(second.toString()).isEqualTo(200);
+      assertThat(second.json().path("rebuiltShards").size())
+          .as("every shard carries its marker after a rebuild")
+          .isZero();
+      assertThat(second.json().path("restoredJobs").asInt()).isZero();
+    } finally {
+      node.post("/api/v1/jobs/" + id + "/disable", null, ADMIN);
+    }
+  }
+
+  @Test
+  void executorsShowLiveSlotLeasesAndJobsWarnWithoutAHandler() throws Exception {
+    String app = "exec-" + RUN;
+    try (KairosRedis redis =
+            KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(5));
+        SlotLease lease =
+            new SlotLease(
+                redis, SlotLeaseConfig.of(app, "instance-" + RUN, "host-a", List.of("h1", "h2")))) {
+      lease.start();
+      ApiTestNode.Response one = node.get("/api/v1/executors/" + app, VIEWER);
+      assertThat(one.status()).as(one.toString()).isEqualTo(200);
+      assertThat(one.json().path("slots").size()).isEqualTo(1);
+      JsonNode slot = one.json().path("slots").get(0);
+      assertThat(slot.path("instanceId").asText()).isEqualTo("instance-" + RUN);
+      assertThat(slot.path("host").asText()).isEqualTo("host-a");
+      assertThat(slot.path("slot").asInt()).isEqualTo(lease.slot());
+      assertThat(slot.path("leaseAgeMs").asLong()).isBetween(0L, 60_000L);
+      assertThat(slot.path("busy").asBoolean()).isFalse();
+      assertThat(one.json().path("handlers").toString()).contains("h1", "h2");
+
+      ApiTestNode.Response served =
+          node.post("/api/v1/jobs", ApiTestNode.json(apiJob(id("served"), app, "h1")), ADMIN);
+      assertThat(served.status()).isEqualTo(201);
+      assertThat(served.json().path("warnings").size()).as(served.toString()).isZero();
+      ApiTestNode.Response unserved =
+          node.post("/api/v1/jobs", ApiTestNode.json(apiJob(id("unserved"), app, "h3")), ADMIN);
+      assertThat(unserved.status()).isEqualTo(201);
+      assertThat(unserved.json().at("/warnings/0/code").asText()).isEqualTo("no-live-handler");
+
+      ApiTestNode.Response all = node.get("/api/v1/executors", VIEWER);
+      JsonNode mine = null;
+      for (JsonNode entry : all.json()) {
+        if (entry.path("app").asText().equals(app)) {
+          mine = entry;
+        }
+      }
+      assertThat(mine).as("apps named by jobs are listed: " + all).isNotNull();
+      assertThat(mine.path("jobs").asInt()).isEqualTo(2);
+      assertThat(mine.path("slots").size()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void clusterShowsThisNodeLeadingWithItsWheelAndFences() throws Exception {
+    JsonNode cluster =
+        poll(
+            "this node leads",
+            () -> node.get("/api/v1/cluster", VIEWER),
+            r -> r.status() == 200 && NODE.equals(r.json().at("/leader/node").asText()));
+    assertThat(cluster.path("node").asText()).isEqualTo(NODE);
+    assertThat(cluster.path("shards").asInt()).isPositive();
+    long term = cluster.at("/leader/term").asLong();
+    assertThat(term).isPositive();
+    assertThat(cluster.path("observedTerm").asLong()).isEqualTo(term);
+    assertThat(cluster.path("members").findValuesAsText("name")).contains(NODE);
+    assertThat(cluster.path("wheels").findValuesAsText("node")).contains(NODE);
+    assertThat(cluster.at("/fences/highest").asLong()).isGreaterThanOrEqualTo(term);
+    assertThat(cluster.at("/scan/lagMs").asLong()).isNotNegative();
+    assertThat(cluster.path("sync").isObject()).as("persistence-sync is on").isTrue();
+  }
+
+  private static Map<String, Object> apiJob(String id, String app, String handler) {
+    return Map.of("id", id, "app", app, "handler", handler, "scheduleType", "API");
+  }
+
+  private static Map<String, Object> jobMap(
+      String id, String app, String type, String spec, String zone, boolean enabled) {
+    Map<String, Object> job = new LinkedHashMap<>();
+    job.put("id", id);
+    job.put("app", app);
+    job.put("handler", "port");
+    job.put("scheduleType", type);
+    job.put("schedule", spec);
+    job.put("zone", zone);
+    job.put("enabled", enabled);
+    return job;
+  }
+
+  private static Map<String, JsonNode> jobsOf(String app) {
+    ApiTestNode.Response list = node.get("/api/v1/jobs?size=500&app=" + app, ADMIN);
+    assertThat(list.status()).isEqualTo(200);
+    Map<String, JsonNode> jobs = new TreeMap<>();
+    list.json().path("items").forEach(j -> jobs.put(j.path("id").asText(), j));
+    return jobs;
+  }
+
+  /** The user-defined fields only: versions and timestamps belong to the store. */
+  private static JsonNode definition(JsonNode job) {
+    com.fasterxml.jackson.databind.node.ObjectNode copy = job.deepCopy();
+    copy.remove(List.of("version", "scheduleVersion", "createdMs", "updatedMs", "nextFireMs"));
+    return copy;
+  }
+
+  private static JsonNode poll(
+      String what, Supplier<ApiTestNode.Response> call, Predicate<ApiTestNode.Response> done)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    ApiTestNode.Response last = null;
+    while (System.nanoTime() < deadline) {
+      last = call.get();
+      if (done.test(last)) {
+        return last.json();
+      }
+      Thread.sleep(200); // polling a condition with a deadline
+    }
+    throw new AssertionError("not within " + DEADLINE + ": " + what + "; last answer " + last);
+  }
+}

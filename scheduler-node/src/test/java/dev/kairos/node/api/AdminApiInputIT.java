@@ -1,0 +1,708 @@
+package dev.kairos.node.api;
+
+import static dev.kairos.node.api.ApiTestNode.ADMIN;
+import static dev.kairos.node.api.ApiTestNode.VIEWER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.ZkMode;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Bad input and authorization, each asserted on status, problem type and field, and on Redis: a
+ * DUMP of every {@code kairos:} key before and after every rejected call must match. The node runs
+ * without fire path, leadership and persistence-sync so nothing else writes Redis meanwhile, with
+ * small limits so they are cheap to exceed.
+ */
+@RealInfra(
+    redis = RedisMode.STANDALONE,
+    zookeeper = ZkMode.STANDALONE,
+    rocketMq = true,
+    postgres = true)
+class AdminApiInputIT {
+
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+  private static final String JOB = "input-" + RUN;
+  private static final int MAX_BATCH = 5;
+  private static final String MAX_BODY = "256KB";
+
+  private static ApiTestNode node;
+  private static RedisClient redisClient;
+  private static StatefulRedisConnection<String, String> redis;
+
+  @BeforeAll
+  static void start(EmbeddedInfrastructure infra) {
+    Map<String, String> overrides = new LinkedHashMap<>();
+    overrides.put("kairos.node.name", "api-input-" + RUN);
+    overrides.put("kairos.fire.enabled", "false");
+    overrides.put("kairos.cluster.leadership.enabled", "false");
+    overrides.put("kairos.sync.enabled", "false");
+    overrides.put("kairos.api.max-batch-size", Integer.toString(MAX_BATCH));
+    overrides.put("kairos.api.max-body-size", MAX_BODY);
+    node = ApiTestNode.start(infra, overrides);
+    redisClient = RedisClient.create(infra.redis().uri());
+    redis = redisClient.connect();
+    ApiTestNode.Response created = node.post("/api/v1/jobs", job(Map.of("id", JOB)), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (redis != null) {
+      redis.close();
+      redisClient.shutdown();
+    }
+    if (node != null) {
+      node.close();
+    }
+  }
+
+  /** A valid cron job with {@code changes} applied (a null value removes the field). */
+  static String job(Map<String, Object> changes) {
+    Map<String, Object> job = new LinkedHashMap<>();
+    job.put("id", "new-" + RUN);
+    job.put("app", "input-app");
+    job.put("handler", "input");
+    job.put("scheduleType", "CRON");
+    job.put("schedule", "0 0 3 * * *");
+    job.put("zone", "UTC");
+    changes.forEach(
+        (k, v) -> {
+          if (v == null) {
+            job.remove(k);
+          } else {
+            job.put(k, v);
+          }
+        });
+    return ApiTestNode.json(job);
+  }
+
+  static String jobWith(String field, Object value) {
+    Map<String, Object> changes = new LinkedHashMap<>();
+    changes.put(field, value);
+    return job(changes);
+  }
+
+  /** One bad request and what it must answer. {@code field} null: no field is named. */
+  record Case(
+      String name,
+      String method,
+      String path,
+      String body,
+      Map<String, String> headers,
+      int status,
+      String code,
+      String field) {
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static Case post(String name, String body, int status, String code, String field) {
+    return new Case(name, "POST", "/api/v1/jobs", body, Map.of(), status, code, field);
+  }
+
+  private static Case call(
+      String name, String method, String path, String body, int status, String code, String field) {
+    return new Case(name, method, path, body, Map.of(), status, code, field);
+  }
+
+  static Stream<Case> badInput() {
+    String jobPath = "/api/v1/jobs/" + JOB;
+    String tooBigParams = "x".repeat(64 * 1024 + 1);
+    String tooBigBody = jobWith("params", "y".repeat(300 * 1024));
+    String oneImport = job(Map.of("id", "imp-a-" + RUN));
+    List<Case> cases = new ArrayList<>();
+    // The body is not JSON, or not the right shape.
+    cases.add(post("malformed JSON", "{\"id\": ", 400, "malformed-request", null));
+    cases.add(post("empty body", "", 400, "malformed-request", null));
+    cases.add(post("JSON null", "null", 400, "malformed-request", null));
+    cases.add(post("array instead of object", "[1,2]", 400, "malformed-request", null));
+    cases.add(post("trailing garbage", job(Map.of()) + " x", 400, "malformed-request", null));
+    cases.add(
+        post(
+            "duplicate key",
+            "{\"id\":\"a-" + RUN + "\",\"id\":\"b\"}",
+            400,
+            "malformed-request",
+            null));
+    // Wrong types and unknown names.
+    cases.add(post("unknown field", jobWith("retrycount", 3), 400, "invalid-field", "retrycount"));
+    cases.add(
+        post(
+            "unknown schedule type",
+            jobWith("scheduleType", "HOURLY"),
+            400,
+            "invalid-field",
+            "scheduleType"));
+    cases.add(
+        post("lower-case enum", jobWith("routing", "first"), 400, "invalid-field", "routing"));
+    cases.add(post("enum as a number", jobWith("block", 1), 400, "invalid-field", "block"));
+    cases.add(
+        post("number as a string", jobWith("timeoutMs", "10"), 400, "invalid-field", "timeoutMs"));
+    cases.add(
+        post(
+            "fraction for an integer",
+            jobWith("timeoutMs", 1.5),
+            400,
+            "invalid-field",
+            "timeoutMs"));
+    cases.add(
+        post(
+            "integer out of range",
+            jobWith("retryCount", 99_999_999_999L),
+            400,
+            "invalid-field",
+            "retryCount"));
+    cases.add(
+        post("boolean as a string", jobWith("enabled", "yes"), 400, "invalid-field", "enabled"));
+    cases.add(post("boolean as a number", jobWith("enabled", 1), 400, "invalid-field", "enabled"));
+    cases.add(post("string as a number", jobWith("app", 5), 400, "invalid-field", "app"));
+    cases.add(
+        post(
+            "params as an object",
+            jobWith("params", Map.of("a", 1)),
+            400,
+            "invalid-field",
+            "params"));
+    cases.add(
+        post(
+            "unknown backoff kind",
+            jobWith("retryBackoff", Map.of("kind", "LINEAR")),
+            400,
+            "invalid-field",
+            "retryBackoff.kind"));
+    cases.add(
+        post(
+            "backoff as a string",
+            jobWith("retryBackoff", "FIXED:1:1:0"),
+            400,
+            "invalid-field",
+            "retryBackoff"));
+    // Values that break a rule.
+    cases.add(post("missing id", jobWith("id", null), 400, "validation-failed", "id"));
+    cases.add(post("id with a space", jobWith("id", "a b"), 400, "validation-failed", "id"));
+    cases.add(post("id too long", jobWith("id", "i".repeat(65)), 400, "validation-failed", "id"));
+    cases.add(post("missing app", jobWith("app", null), 400, "validation-failed", "app"));
+    cases.add(post("app with braces", jobWith("app", "a{b}"), 400, "validation-failed", "app"));
+    cases.add(
+        post("missing handler", jobWith("handler", null), 400, "validation-failed", "handler"));
+    cases.add(
+        post(
+            "cron second 61",
+            jobWith("schedule", "61 * * * * *"),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
+            "five-field cron",
+            jobWith("schedule", "* * * * *"),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(post("unknown zone", jobWith("zone", "Mars/Base"), 400, "validation-failed", "zone"));
+    cases.add(
+        post(
+            "zero fixed rate",
+            job(Map.of("scheduleType", "FIXED_RATE", "schedule", "0")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
+            "fixed rate not a number",
+            job(Map.of("scheduleType", "FIXED_RATE", "schedule", "abc")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
+            "one-shot without instant",
+            job(Map.of("scheduleType", "ONE_SHOT", "schedule", "")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
+            "API job with a spec",
+            job(Map.of("scheduleType", "API", "schedule", "5")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post("negative timeout", jobWith("timeoutMs", -1), 400, "validation-failed", "timeoutMs"));
+    cases.add(
+        post(
+            "retry count 101", jobWith("retryCount", 101), 400, "validation-failed", "retryCount"));
+    cases.add(
+        post("retry count -1", jobWith("retryCount", -1), 400, "validation-failed", "retryCount"));
+    cases.add(
+        post(
+            "misfire threshold below pre-read",
+            jobWith("misfireThresholdMs", 100),
+            400,
+            "validation-failed",
+            "misfireThresholdMs"));
+    cases.add(
+        post(
+            "backoff max below initial",
+            jobWith("retryBackoff", Map.of("kind", "FIXED", "initialDelayMs", 10, "maxDelayMs", 5)),
+            400,
+            "validation-failed",
+            "retryBackoff"));
+    cases.add(
+        post(
+            "jitter above 1",
+            jobWith("retryBackoff", Map.of("kind", "EXPONENTIAL", "jitter", 2.0)),
+            400,
+            "validation-failed",
+            "retryBackoff"));
+    cases.add(
+        post(
+            "params over 64 KiB",
+            jobWith("params", tooBigParams),
+            400,
+            "validation-failed",
+            "params"));
+    cases.add(post("body over the limit", tooBigBody, 413, "payload-too-large", null));
+    cases.add(
+        new Case(
+            "not JSON content",
+            "POST",
+            "/api/v1/jobs",
+            job(Map.of()),
+            Map.of("Content-Type", "text/plain"),
+            415,
+            "unsupported-media-type",
+            "Content-Type"));
+    // Full update.
+    cases.add(
+        new Case(
+            "If-Match not a version",
+            "PUT",
+            jobPath,
+            jobWith("id", JOB),
+            Map.of("If-Match", "abc"),
+            400,
+            "invalid-field",
+            "If-Match"));
+    cases.add(
+        new Case(
+            "update changing the id",
+            "PUT",
+            jobPath,
+            jobWith("id", "other"),
+            Map.of("If-Match", "\"1\""),
+            400,
+            "invalid-field",
+            "id"));
+    cases.add(
+        call(
+            "update without If-Match",
+            "PUT",
+            jobPath,
+            jobWith("id", JOB),
+            428,
+            "precondition-required",
+            "If-Match"));
+    cases.add(
+        new Case(
+            "If-Match and version disagree",
+            "PUT",
+            jobPath,
+            job(Map.of("id", JOB, "version", 7)),
+            Map.of("If-Match", "\"1\""),
+            400,
+            "invalid-field",
+            "version"));
+    cases.add(
+        new Case(
+            "stale If-Match",
+            "PUT",
+            jobPath,
+            jobWith("id", JOB),
+            Map.of("If-Match", "\"99\""),
+            409,
+            "version-conflict",
+            null));
+    cases.add(
+        new Case(
+            "invalid cron on update",
+            "PUT",
+            jobPath,
+            job(Map.of("id", JOB, "schedule", "not a cron")),
+            Map.of("If-Match", "\"1\""),
+            400,
+            "validation-failed",
+            "schedule"));
+    // Paths and parameters.
+    cases.add(
+        call(
+            "job id with a space",
+            "GET",
+            "/api/v1/jobs/bad%20id",
+            null,
+            400,
+            "invalid-field",
+            "id"));
+    cases.add(
+        call(
+            "enable unknown job",
+            "POST",
+            "/api/v1/jobs/nope-" + RUN + "/enable",
+            null,
+            404,
+            "job-not-found",
+            null));
+    cases.add(
+        call(
+            "delete unknown job",
+            "DELETE",
+            "/api/v1/jobs/nope-" + RUN,
+            null,
+            404,
+            "job-not-found",
+            null));
+    cases.add(
+        call("negative page", "GET", "/api/v1/jobs?page=-1", null, 400, "invalid-field", "page"));
+    cases.add(
+        call("page size 0", "GET", "/api/v1/jobs?size=0", null, 400, "invalid-field", "size"));
+    cases.add(
+        call(
+            "page size over max",
+            "GET",
+            "/api/v1/jobs?size=501",
+            null,
+            400,
+            "limit-exceeded",
+            "size"));
+    cases.add(
+        call(
+            "page not a number",
+            "GET",
+            "/api/v1/jobs?page=abc",
+            null,
+            400,
+            "invalid-field",
+            "page"));
+    cases.add(
+        call(
+            "enabled not a boolean",
+            "GET",
+            "/api/v1/jobs?enabled=maybe",
+            null,
+            400,
+            "invalid-field",
+            "enabled"));
+    // Previews.
+    String preview = "/api/v1/schedules/preview";
+    cases.add(
+        call(
+            "preview count 0",
+            "POST",
+            preview,
+            "{\"scheduleType\":\"CRON\",\"schedule\":\"* * * * * *\",\"count\":0}",
+            400,
+            "invalid-field",
+            "count"));
+    cases.add(
+        call(
+            "preview count over max",
+            "POST",
+            preview,
+            "{\"scheduleType\":\"CRON\",\"schedule\":\"* * * * * *\",\"count\":101}",
+            400,
+            "limit-exceeded",
+            "count"));
+    cases.add(
+        call(
+            "preview without type",
+            "POST",
+            preview,
+            "{\"schedule\":\"* * * * * *\"}",
+            400,
+            "validation-failed",
+            "scheduleType"));
+    cases.add(
+        call(
+            "preview unknown zone",
+            "POST",
+            preview,
+            "{\"scheduleType\":\"CRON\",\"schedule\":\"* * * * * *\",\"zone\":\"Nowhere/X\"}",
+            400,
+            "validation-failed",
+            "zone"));
+    cases.add(
+        call(
+            "next fires over max",
+            "GET",
+            jobPath + "/next-fires?count=1000",
+            null,
+            400,
+            "limit-exceeded",
+            "count"));
+    // Batches.
+    String disable = "/api/v1/job-batches/disable";
+    cases.add(call("batch without ids", "POST", disable, "{}", 400, "invalid-field", "ids"));
+    cases.add(
+        call("batch with no ids", "POST", disable, "{\"ids\":[]}", 400, "invalid-field", "ids"));
+    cases.add(
+        call(
+            "batch with a bad id",
+            "POST",
+            disable,
+            "{\"ids\":[\"" + JOB + "\",\"a b\"]}",
+            400,
+            "invalid-field",
+            "ids[1]"));
+    cases.add(
+        call(
+            "batch with a duplicate",
+            "POST",
+            disable,
+            "{\"ids\":[\"" + JOB + "\",\"" + JOB + "\"]}",
+            400,
+            "invalid-field",
+            "ids[1]"));
+    cases.add(
+        call(
+            "batch over max",
+            "POST",
+            disable,
+            "{\"ids\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\"]}",
+            400,
+            "limit-exceeded",
+            "ids"));
+    cases.add(
+        call(
+            "batch ids not an array",
+            "POST",
+            disable,
+            "{\"ids\":\"a\"}",
+            400,
+            "invalid-field",
+            "ids"));
+    // Import.
+    String imports = "/api/v1/job-import";
+    cases.add(
+        call(
+            "import with one bad job",
+            "POST",
+            imports,
+            "{\"jobs\":["
+                + oneImport
+                + ","
+                + job(Map.of("id", "imp-b-" + RUN, "schedule", "bad"))
+                + "]}",
+            400,
+            "validation-failed",
+            "jobs[1].schedule"));
+    cases.add(
+        call(
+            "import with a duplicate id",
+            "POST",
+            imports,
+            "{\"jobs\":[" + oneImport + "," + oneImport + "]}",
+            400,
+            "validation-failed",
+            "jobs[1].id"));
+    cases.add(
+        call(
+            "import of another format",
+            "POST",
+            imports,
+            "{\"formatVersion\":2,\"jobs\":[" + oneImport + "]}",
+            400,
+            "invalid-field",
+            "formatVersion"));
+    cases.add(call("import without jobs", "POST", imports, "{}", 400, "invalid-field", "jobs"));
+    cases.add(
+        call(
+            "import over max",
+            "POST",
+            imports,
+            "{\"jobs\":["
+                + String.join(",", java.util.Collections.nCopies(MAX_BATCH + 1, oneImport))
+                + "]}",
+            400,
+            "limit-exceeded",
+            "jobs"));
+    cases.add(
+        call(
+            "import with a wrong type",
+            "POST",
+            imports,
+            "{\"jobs\":[" + jobWith("timeoutMs", "x") + "]}",
+            400,
+            "invalid-field",
+            "jobs[0].timeoutMs"));
+    cases.add(
+        call(
+            "import dryRun not a boolean",
+            "POST",
+            imports + "?dryRun=maybe",
+            "{\"jobs\":[" + oneImport + "]}",
+            400,
+            "invalid-field",
+            "dryRun"));
+    // Triggers and executors.
+    cases.add(
+        call(
+            "trigger id without colon",
+            "GET",
+            "/api/v1/triggers/nocolon",
+            null,
+            400,
+            "invalid-field",
+            "triggerId"));
+    cases.add(
+        call(
+            "unknown trigger",
+            "GET",
+            "/api/v1/triggers/" + JOB + ":1",
+            null,
+            404,
+            "trigger-not-found",
+            null));
+    cases.add(
+        call(
+            "bad app name",
+            "GET",
+            "/api/v1/executors/bad%20app",
+            null,
+            400,
+            "invalid-field",
+            "app"));
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badInput")
+  void badInputIsRejectedNamingTheFieldAndChangesNothing(Case c) {
+    RedisSnapshot before = RedisSnapshot.take(redis.sync());
+    ApiTestNode.Response response = node.call(c.method(), c.path(), c.body(), ADMIN, c.headers());
+    assertThat(response.status()).as(c.name() + ": " + response).isEqualTo(c.status());
+    assertThat(response.contentType()).startsWith("application/problem+json");
+    assertThat(response.json().path("code").asText()).as(response.toString()).isEqualTo(c.code());
+    assertThat(response.json().path("type").asText()).isEqualTo("urn:kairos:problem:" + c.code());
+    assertThat(response.json().path("status").asInt()).isEqualTo(c.status());
+    if (c.field() != null) {
+      List<String> fields = response.json().path("errors").findValuesAsText("field");
+      assertThat(fields).as(response.toString()).contains(c.field());
+    }
+    RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, c.name());
+  }
+
+  /** Who calls: no token, a token nobody configured, a viewer, an admin. */
+  enum Caller {
+    NONE(null),
+    UNKNOWN_TOKEN("not-a-configured-token"),
+    VIEWER_TOKEN(VIEWER),
+    ADMIN_TOKEN(ADMIN);
+
+    final String token;
+
+    Caller(String token) {
+      this.token = token;
+    }
+  }
+
+  /** Every endpoint; {@code access}: OPEN (no token), READ (viewer) or WRITE (admin only). */
+  record Endpoint(String method, String path, String body, String access) {
+    @Override
+    public String toString() {
+      return method + " " + path;
+    }
+  }
+
+  static List<Endpoint> endpoints() {
+    String job = "/api/v1/jobs/" + JOB;
+    String matrixJob = job(Map.of("id", "matrix-" + RUN));
+    return List.of(
+        new Endpoint("GET", "/api/v1/jobs", null, "READ"),
+        new Endpoint("POST", "/api/v1/jobs", matrixJob, "WRITE"),
+        new Endpoint("GET", job, null, "READ"),
+        new Endpoint("PUT", "/api/v1/jobs/matrix-" + RUN, matrixJob, "WRITE"),
+        new Endpoint("POST", job + "/disable", null, "WRITE"),
+        new Endpoint("POST", job + "/enable", null, "WRITE"),
+        new Endpoint("GET", job + "/next-fires", null, "READ"),
+        new Endpoint("GET", job + "/triggers", null, "READ"),
+        new Endpoint(
+            "POST",
+            "/api/v1/schedules/preview",
+            "{\"scheduleType\":\"CRON\",\"schedule\":\"* * * * * *\"}",
+            "READ"),
+        new Endpoint("POST", "/api/v1/job-batches/enable", "{\"ids\":[\"" + JOB + "\"]}", "WRITE"),
+        new Endpoint("POST", "/api/v1/job-batches/disable", "{\"ids\":[\"" + JOB + "\"]}", "WRITE"),
+        new Endpoint(
+            "POST", "/api/v1/job-batches/delete", "{\"ids\":[\"gone-" + RUN + "\"]}", "WRITE"),
+        new Endpoint("GET", "/api/v1/job-export?app=input-app", null, "READ"),
+        new Endpoint(
+            "POST", "/api/v1/job-import?dryRun=true", "{\"jobs\":[" + matrixJob + "]}", "WRITE"),
+        new Endpoint("GET", "/api/v1/triggers/" + JOB + ":1", null, "READ"),
+        new Endpoint("GET", "/api/v1/executors", null, "READ"),
+        new Endpoint("GET", "/api/v1/executors/input-app", null, "READ"),
+        new Endpoint("GET", "/api/v1/cluster", null, "READ"),
+        new Endpoint("POST", "/api/v1/admin/rebuild", null, "WRITE"),
+        new Endpoint("DELETE", "/api/v1/jobs/matrix-" + RUN, null, "WRITE"),
+        new Endpoint("GET", "/actuator/prometheus", null, "WRITE"),
+        new Endpoint("GET", "/actuator/metrics", null, "WRITE"),
+        new Endpoint("GET", "/actuator/info", null, "WRITE"),
+        new Endpoint("GET", "/actuator/health", null, "OPEN"),
+        new Endpoint("GET", "/v3/api-docs", null, "OPEN"));
+  }
+
+  static Stream<Arguments> authMatrix() {
+    List<Arguments> cases = new ArrayList<>();
+    for (Endpoint endpoint : endpoints()) {
+      for (Caller caller : Caller.values()) {
+        cases.add(Arguments.of(endpoint, caller));
+      }
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0} as {1}")
+  @MethodSource("authMatrix")
+  void everyEndpointAnswersEachCallerByRole(Endpoint endpoint, Caller caller) {
+    RedisSnapshot before = RedisSnapshot.take(redis.sync());
+    ApiTestNode.Response response =
+        node.call(endpoint.method(), endpoint.path(), endpoint.body(), caller.token, Map.of());
+    boolean open = endpoint.access().equals("OPEN");
+    boolean unauthenticated = !open && (caller == Caller.NONE || caller == Caller.UNKNOWN_TOKEN);
+    boolean forbidden = !open && caller == Caller.VIEWER_TOKEN && endpoint.access().equals("WRITE");
+    if (unauthenticated || forbidden) {
+      int status = unauthenticated ? 401 : 403;
+      String code = unauthenticated ? "unauthenticated" : "forbidden";
+      assertThat(response.status()).as(response.toString()).isEqualTo(status);
+      assertThat(response.contentType()).startsWith("application/problem+json");
+      assertThat(response.json().path("code").asText()).isEqualTo(code);
+      if (unauthenticated) {
+        assertThat(response.headers().firstValue("WWW-Authenticate"))
+            .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+      }
+      RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, endpoint + " as " + caller);
+    } else {
+      assertThat(response.status())
+          .as(endpoint + " as " + caller + ": " + response)
+          .isNotIn(401, 403, 500);
+    }
+  }
+}

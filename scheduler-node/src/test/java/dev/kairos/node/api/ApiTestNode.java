@@ -1,0 +1,151 @@
+package dev.kairos.node.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.node.KairosNodeApplication;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * One scheduler node started for an API test class (one Spring context per class), with an admin
+ * and a viewer token configured by their hashes, and a small HTTP client for it.
+ */
+final class ApiTestNode implements AutoCloseable {
+
+  static final String ADMIN = "it-admin-" + UUID.randomUUID();
+  static final String VIEWER = "it-viewer-" + UUID.randomUUID();
+
+  /** A response with its body parsed when it is JSON. */
+  record Response(int status, HttpHeaders headers, String body, JsonNode json) {
+
+    String contentType() {
+      return headers.firstValue("Content-Type").orElse("");
+    }
+
+    @Override
+    public String toString() {
+      return status + " " + body;
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ConfigurableApplicationContext context;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private ApiTestNode(ConfigurableApplicationContext context) {
+    this.context = context;
+  }
+
+  /** Command-line properties outrank the node's application.yml. */
+  static ApiTestNode start(EmbeddedInfrastructure infra, Map<String, String> overrides) {
+    Map<String, String> properties = new LinkedHashMap<>(infra.springProperties());
+    properties.put("server.port", "0");
+    properties.put("kairos.api.tokens[0].name", "it-admin");
+    properties.put("kairos.api.tokens[0].role", "ADMIN");
+    properties.put("kairos.api.tokens[0].sha256", sha256(ADMIN));
+    properties.put("kairos.api.tokens[1].name", "it-viewer");
+    properties.put("kairos.api.tokens[1].role", "VIEWER");
+    properties.put("kairos.api.tokens[1].sha256", sha256(VIEWER));
+    properties.putAll(overrides);
+    String[] args =
+        properties.entrySet().stream()
+            .map(e -> "--" + e.getKey() + "=" + e.getValue())
+            .toArray(String[]::new);
+    return new ApiTestNode(new SpringApplicationBuilder(KairosNodeApplication.class).run(args));
+  }
+
+  ConfigurableApplicationContext context() {
+    return context;
+  }
+
+  int port() {
+    return ((WebServerApplicationContext) context).getWebServer().getPort();
+  }
+
+  Response get(String path, String token) {
+    return call("GET", path, null, token, Map.of());
+  }
+
+  Response post(String path, String body, String token) {
+    return call("POST", path, body, token, Map.of());
+  }
+
+  /**
+   * One request. A null body sends none; JSON bodies go as application/json unless {@code headers}
+   * says otherwise.
+   */
+  Response call(
+      String method, String path, String body, String token, Map<String, String> headers) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port() + path))
+            .timeout(Duration.ofSeconds(30))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    if (body != null && !headers.containsKey("Content-Type")) {
+      request.header("Content-Type", "application/json");
+    }
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    headers.forEach(request::header);
+    try {
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      JsonNode json = null;
+      String type = response.headers().firstValue("Content-Type").orElse("");
+      if (type.contains("json") && !response.body().isEmpty()) {
+        json = JSON.readTree(response.body());
+      }
+      return new Response(response.statusCode(), response.headers(), response.body(), json);
+    } catch (IOException e) {
+      throw new IllegalStateException(method + " " + path + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted: " + method + " " + path, e);
+    }
+  }
+
+  static String sha256(String token) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    context.close();
+  }
+}

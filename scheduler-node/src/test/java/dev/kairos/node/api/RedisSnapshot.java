@@ -1,0 +1,75 @@
+package dev.kairos.node.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Every key under {@code kairos:} with its DUMP (type, content, encoding) and TTL, for asserting
+ * that a rejected request changed nothing. A key that had a TTL and is gone afterwards expired on
+ * its own (trigger records do) and is not counted as a change; any other difference is.
+ */
+final class RedisSnapshot {
+
+  private record Entry(byte[] dump, long pttl) {}
+
+  private final Map<String, Entry> entries;
+
+  private RedisSnapshot(Map<String, Entry> entries) {
+    this.entries = entries;
+  }
+
+  static RedisSnapshot take(RedisCommands<String, String> redis) {
+    Map<String, Entry> entries = new TreeMap<>();
+    ScanCursor cursor = ScanCursor.INITIAL;
+    do {
+      KeyScanCursor<String> page =
+          redis.scan(cursor, ScanArgs.Builder.matches("kairos:*").limit(1000));
+      for (String key : page.getKeys()) {
+        byte[] dump = redis.dump(key);
+        if (dump != null) {
+          entries.put(key, new Entry(dump, redis.pttl(key)));
+        }
+      }
+      cursor = page;
+    } while (!cursor.isFinished());
+    return new RedisSnapshot(entries);
+  }
+
+  int size() {
+    return entries.size();
+  }
+
+  /** Names every key that appeared, vanished (without a TTL) or changed since {@code before}. */
+  List<String> changesSince(RedisSnapshot before) {
+    List<String> changes = new ArrayList<>();
+    for (var e : before.entries.entrySet()) {
+      Entry now = entries.get(e.getKey());
+      if (now == null) {
+        if (e.getValue().pttl() < 0) {
+          changes.add("deleted " + e.getKey());
+        }
+      } else if (!Arrays.equals(now.dump(), e.getValue().dump())) {
+        changes.add("changed " + e.getKey());
+      }
+    }
+    for (String key : entries.keySet()) {
+      if (!before.entries.containsKey(key)) {
+        changes.add("created " + key);
+      }
+    }
+    return changes;
+  }
+
+  void assertUnchangedSince(RedisSnapshot before, String what) {
+    assertThat(changesSince(before)).as("Redis keys changed by " + what).isEmpty();
+  }
+}
