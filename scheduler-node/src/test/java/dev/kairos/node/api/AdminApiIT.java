@@ -267,7 +267,9 @@ class AdminApiIT {
     long inADay = System.currentTimeMillis() + Duration.ofDays(1).toMillis();
     List<Map<String, Object>> jobs =
         List.of(
-            jobMap(app + "-berlin", app, "CRON", "0 15 3 1 1 *", "Europe/Berlin", true),
+            withChildren(
+                jobMap(app + "-berlin", app, "CRON", "0 15 3 1 1 *", "Europe/Berlin", true),
+                List.of(app + "-tokyo", app + "-manual")),
             jobMap(app + "-tokyo", app, "CRON", "0 0 9 * * MON", "Asia/Tokyo", true),
             jobMap(app + "-utc", app, "CRON", "30 45 23 31 12 *", "UTC", true),
             jobMap(app + "-once", app, "ONE_SHOT", Long.toString(inADay), "UTC", true),
@@ -283,6 +285,7 @@ class AdminApiIT {
     }
     Map<String, JsonNode> before = jobsOf(app);
     assertThat(before).hasSize(jobs.size());
+    assertThat(before.get(app + "-berlin").path("childJobIds").size()).isEqualTo(2);
 
     ApiTestNode.Response export = node.get("/api/v1/job-export?app=" + app, VIEWER);
     assertThat(export.status()).isEqualTo(200);
@@ -508,6 +511,46 @@ class AdminApiIT {
     assertThat(cluster.at("/fences/highest").asLong()).isGreaterThanOrEqualTo(term);
     assertThat(cluster.at("/scan/lagMs").asLong()).isNotNegative();
     assertThat(cluster.path("sync").isObject()).as("persistence-sync is on").isTrue();
+  }
+
+  @Test
+  void triggerNowReturnsATriggerIdThatFiresLikeAScheduledOne() throws Exception {
+    String id = id("manual");
+    assertThat(
+            node.post("/api/v1/jobs", ApiTestNode.json(apiJob(id, "nobody-" + RUN, "h")), ADMIN)
+                .status())
+        .isEqualTo(201);
+    ApiTestNode.Response accepted =
+        node.post("/api/v1/jobs/" + id + "/trigger", "{\"params\":\"{\\\"n\\\":7}\"}", ADMIN);
+    assertThat(accepted.status()).as(accepted.toString()).isEqualTo(202);
+    String triggerId = accepted.json().path("triggerId").asText();
+    assertThat(triggerId).matches(java.util.regex.Pattern.quote(id) + ":\\d+:m[0-9a-f]+");
+    assertThat(accepted.json().path("paramsOverridden").asBoolean()).isTrue();
+    assertThat(accepted.headers().firstValue("Location")).hasValue("/api/v1/triggers/" + triggerId);
+
+    JsonNode fired =
+        poll(
+            "manual trigger " + triggerId + " is claimed and fired",
+            () -> node.get("/api/v1/triggers/" + triggerId, VIEWER),
+            r -> r.status() == 200 && "NO_EXECUTOR".equals(r.json().path("state").asText()));
+    assertThat(fired.path("jobId").asText()).isEqualTo(id);
+    assertThat(fired.path("node").asText()).isEqualTo(NODE);
+
+    ApiTestNode.Response again = node.post("/api/v1/jobs/" + id + "/trigger", null, ADMIN);
+    assertThat(again.status()).isEqualTo(202);
+    assertThat(again.json().path("triggerId").asText()).isNotEqualTo(triggerId);
+    assertThat(again.json().path("paramsOverridden").asBoolean()).isFalse();
+
+    node.post("/api/v1/jobs/" + id + "/disable", null, ADMIN);
+    ApiTestNode.Response disabled = node.post("/api/v1/jobs/" + id + "/trigger", null, ADMIN);
+    assertThat(disabled.status()).isEqualTo(409);
+    assertThat(disabled.json().path("code").asText()).isEqualTo("job-disabled");
+  }
+
+  private static Map<String, Object> withChildren(Map<String, Object> job, List<String> children) {
+    Map<String, Object> copy = new LinkedHashMap<>(job);
+    copy.put("childJobIds", children);
+    return copy;
   }
 
   private static Map<String, Object> apiJob(String id, String app, String handler) {

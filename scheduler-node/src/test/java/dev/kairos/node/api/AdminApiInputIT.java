@@ -562,6 +562,56 @@ class AdminApiInputIT {
             400,
             "invalid-field",
             "dryRun"));
+    // Trigger now and child jobs.
+    String triggerNow = jobPath + "/trigger";
+    cases.add(
+        call(
+            "trigger now with params over 64 KiB",
+            "POST",
+            triggerNow,
+            ApiTestNode.json(Map.of("params", tooBigParams)),
+            400,
+            "validation-failed",
+            "params"));
+    cases.add(
+        call(
+            "trigger now with an unknown field",
+            "POST",
+            triggerNow,
+            "{\"param\":\"x\"}",
+            400,
+            "invalid-field",
+            "param"));
+    cases.add(
+        call(
+            "trigger now of an unknown job",
+            "POST",
+            "/api/v1/jobs/nope-" + RUN + "/trigger",
+            null,
+            404,
+            "job-not-found",
+            null));
+    cases.add(
+        post(
+            "child job is the job itself",
+            job(Map.of("id", "self-" + RUN, "childJobIds", List.of("self-" + RUN))),
+            400,
+            "validation-failed",
+            "childJobIds"));
+    cases.add(
+        post(
+            "child job id invalid",
+            jobWith("childJobIds", List.of("a b")),
+            400,
+            "validation-failed",
+            "childJobIds"));
+    cases.add(
+        post(
+            "child jobs not an array",
+            jobWith("childJobIds", "other"),
+            400,
+            "invalid-field",
+            "childJobIds"));
     // Triggers and executors.
     cases.add(
         call(
@@ -642,6 +692,7 @@ class AdminApiInputIT {
         new Endpoint("PUT", "/api/v1/jobs/matrix-" + RUN, matrixJob, "WRITE"),
         new Endpoint("POST", job + "/disable", null, "WRITE"),
         new Endpoint("POST", job + "/enable", null, "WRITE"),
+        new Endpoint("POST", job + "/trigger", "{\"params\":\"matrix\"}", "WRITE"),
         new Endpoint("GET", job + "/next-fires", null, "READ"),
         new Endpoint("GET", job + "/triggers", null, "READ"),
         new Endpoint(

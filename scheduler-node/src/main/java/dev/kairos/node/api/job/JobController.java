@@ -2,10 +2,12 @@ package dev.kairos.node.api.job;
 
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.ScheduleType;
+import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.JobFields;
 import dev.kairos.core.schedule.InvalidScheduleException;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
+import dev.kairos.core.store.AdhocTriggers;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
@@ -24,6 +26,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -38,10 +41,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Jobs: create, read, list, full update with optimistic concurrency, delete, enable, disable, and
- * previews of fire times (of a stored job, and of a schedule not saved yet). Writes go straight to
- * the Redis job store (write-through); each answers with the job as stored, its ETag (the version)
- * and warnings.
+ * Jobs: create, read, list, full update with optimistic concurrency, delete, enable, disable,
+ * trigger now, and previews of fire times (of a stored job, and of a schedule not saved yet).
+ * Writes go straight to the Redis job store (write-through); each answers with the job as stored,
+ * its ETag (the version) and warnings.
  */
 @RestController
 class JobController {
@@ -50,6 +53,7 @@ class JobController {
   private static final int DEFAULT_PREVIEW_COUNT = 10;
 
   private final JobStore store;
+  private final AdhocTriggers adhoc;
   private final JobCatalog catalog;
   private final ExecutorWarnings warnings;
   private final ClusterClock clock;
@@ -57,11 +61,13 @@ class JobController {
 
   JobController(
       JobStore store,
+      AdhocTriggers adhoc,
       JobCatalog catalog,
       ExecutorWarnings warnings,
       ClusterClock clock,
       ApiProperties limits) {
     this.store = store;
+    this.adhoc = adhoc;
     this.catalog = catalog;
     this.warnings = warnings;
     this.clock = clock;
@@ -154,6 +160,23 @@ class JobController {
     return ResponseEntity.ok()
         .eTag(Versions.etag(job.version()))
         .body(JobView.of(job, catalog.nextFire(id), List.of()));
+  }
+
+  /**
+   * "Trigger now": one extra run of the job, due at once, optionally with other params. Answers 202
+   * with the new trigger's id; the trigger record appears when the leader claims it.
+   */
+  @PostMapping(path = JOBS + "/{id}/trigger", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<TriggerNowResponse> triggerNow(
+      @PathVariable String id, @RequestBody(required = false) TriggerNowRequest request) {
+    JobIds.checked("id", id);
+    Optional<String> params = Optional.ofNullable(request == null ? null : request.params());
+    TriggerId trigger = adhoc.triggerNow(id, params);
+    Audit.jobChanged(
+        id, "triggered now", trigger + (params.isPresent() ? " with overridden params" : ""));
+    return ResponseEntity.accepted()
+        .location(URI.create("/api/v1/triggers/" + trigger.value()))
+        .body(new TriggerNowResponse(trigger.value(), id, params.isPresent()));
   }
 
   /** The next fire times of a stored job's schedule, from now. */

@@ -8,6 +8,7 @@ import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.node.api.web.StrictJson;
+import java.util.List;
 
 /**
  * A job as a client submits it (create, full update, import). Field names are those of the job hash
@@ -15,6 +16,7 @@ import dev.kairos.node.api.web.StrictJson;
  * the defaults of {@link JobDefinition.Builder}; absent strings are empty and then reported by the
  * validator where they are required.
  *
+ * @param childJobIds jobs triggered when a trigger of this job succeeds (at most 16)
  * @param version only for a full update without {@code If-Match}: the version it applies to
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -34,6 +36,7 @@ public record JobRequest(
     MisfireStrategy misfire,
     Long misfireThresholdMs,
     Boolean enabled,
+    List<String> childJobIds,
     Long version)
     implements StrictJson {
 
@@ -86,6 +89,10 @@ public record JobRequest(
             ? misfireThresholdMs
             : JobDefinition.DEFAULT_MISFIRE_THRESHOLD_MS);
     b.enabled(enabled == null || enabled);
+    if (childJobIds != null) {
+      // A null element becomes "", which the validator reports as an invalid child id.
+      b.childJobIds(childJobIds.stream().map(JobRequest::orEmpty).toList());
+    }
     return b.build();
   }
 
@@ -107,6 +114,7 @@ public record JobRequest(
         job.misfireStrategy(),
         job.misfireThresholdMs(),
         job.enabled(),
+        job.childJobIds(),
         null);
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.kairos.core.store.JobAlreadyExistsException;
+import dev.kairos.core.store.JobDisabledException;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobVersionConflictException;
 import dev.kairos.core.validation.JobValidationException;
@@ -68,6 +69,12 @@ public class ApiExceptionHandler {
         request,
         List.of(new FieldError("id", "a job with this id already exists")),
         Map.of("jobId", e.jobId()));
+  }
+
+  @ExceptionHandler(JobDisabledException.class)
+  ResponseEntity<ProblemDetail> disabled(JobDisabledException e, HttpServletRequest request) {
+    return answer(
+        ProblemType.JOB_DISABLED, e.getMessage(), request, List.of(), Map.of("jobId", e.jobId()));
   }
 
   @ExceptionHandler(JobVersionConflictException.class)

@@ -25,6 +25,7 @@ public enum ProblemType {
   METHOD_NOT_ALLOWED(
       HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed", "The resource does not support it"),
   JOB_EXISTS(HttpStatus.CONFLICT, "job-exists", "A job with this id already exists"),
+  JOB_DISABLED(HttpStatus.CONFLICT, "job-disabled", "The job is disabled; enable it first"),
   VERSION_CONFLICT(
       HttpStatus.CONFLICT, "version-conflict", "The job changed since the version you sent"),
   PAYLOAD_TOO_LARGE(

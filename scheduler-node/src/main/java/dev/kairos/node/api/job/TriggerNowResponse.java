@@ -1,0 +1,10 @@
+package dev.kairos.node.api.job;
+
+/**
+ * A manual trigger accepted: the leader's next scan claims it into a node's wheel (within the scan
+ * interval) and it fires like a scheduled one; {@code GET /api/v1/triggers/{triggerId}} follows it
+ * from then on.
+ *
+ * @param paramsOverridden whether this run gets the request's params instead of the job's
+ */
+public record TriggerNowResponse(String triggerId, String jobId, boolean paramsOverridden) {}
