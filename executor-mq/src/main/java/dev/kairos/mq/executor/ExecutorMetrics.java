@@ -1,9 +1,12 @@
 package dev.kairos.mq.executor;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
 /**
@@ -17,6 +20,12 @@ import java.util.function.ToLongFunction;
  *   <li>{@code kairos.executor.malformed.messages{app}}: bodies that could not be read
  *   <li>{@code kairos.executor.lease.lost{app}}: slot leases lost to another instance
  *   <li>{@code kairos.executor.errors{app}}: loop, Redis or broker errors survived
+ *   <li>{@code kairos.executor.lease.reclaims{app}}: slots claimed again after a lost lease
+ *   <li>gauges {@code kairos.executor.slot{app}} (-1 before the first claim), {@code
+ *       kairos.executor.consuming{app}} (1 while taking work), {@code
+ *       kairos.executor.lease.remaining{app}} and {@code kairos.executor.lease.age{app}} (seconds:
+ *       trust left, and time since the last successful renewal), {@code
+ *       kairos.executor.running{app}} (handler runs in progress)
  * </ul>
  */
 public final class ExecutorMetrics implements MeterBinder {
@@ -47,6 +56,38 @@ public final class ExecutorMetrics implements MeterBinder {
     FunctionCounter.builder("kairos.executor.cancelled", executor, KairosExecutor::cancelledRuns)
         .tags(tags)
         .description("Runs interrupted and recorded CANCELLED on an operator's request")
+        .register(registry);
+    FunctionCounter.builder("kairos.executor.lease.reclaims", executor, KairosExecutor::reclaims)
+        .tags(tags)
+        .description("slots claimed again after the lease was lost")
+        .register(registry);
+    Gauge.builder("kairos.executor.slot", executor, e -> e.health().slot())
+        .tags(tags)
+        .description("slot held by this instance, -1 before the first claim")
+        .register(registry);
+    Gauge.builder("kairos.executor.consuming", executor, e -> e.isConsuming() ? 1 : 0)
+        .tags(tags)
+        .description("1 while the instance takes work from its slot's queues")
+        .register(registry);
+    TimeGauge.builder(
+            "kairos.executor.lease.remaining",
+            executor,
+            TimeUnit.MILLISECONDS,
+            e -> e.health().leaseRemaining().toMillis())
+        .tags(tags)
+        .description("trust left in the slot lease before the local deadline")
+        .register(registry);
+    TimeGauge.builder(
+            "kairos.executor.lease.age",
+            executor,
+            TimeUnit.MILLISECONDS,
+            e -> e.health().sinceRenewal().toMillis())
+        .tags(tags)
+        .description("time since the last successful lease claim or renewal")
+        .register(registry);
+    Gauge.builder("kairos.executor.running", executor, e -> e.health().running())
+        .tags(tags)
+        .description("handler runs in progress")
         .register(registry);
   }
 

@@ -12,14 +12,17 @@ import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.mq.executor.ExecutorCounters.Outcome;
 import dev.kairos.mq.route.SlotQueueSelector;
+import dev.kairos.mq.slot.NoFreeSlotException;
 import dev.kairos.mq.slot.SlotLease;
 import dev.kairos.mq.start.StartOutcome;
 import dev.kairos.mq.start.StartRequest;
 import dev.kairos.mq.start.TriggerRecords;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,7 +33,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -56,19 +61,24 @@ public final class KairosExecutor implements AutoCloseable {
   private final Map<String, JobHandler> handlers;
   private final Lifecycle lifecycle = new Lifecycle("KairosExecutor");
   private final MessageCodec codec = new MessageCodec();
-  private final OffsetTracker offsets = new OffsetTracker();
   private final Map<String, JobRunner> runners = new ConcurrentHashMap<>();
   private final AtomicInteger activeRuns = new AtomicInteger();
   private final ExecutorCounters counters;
-  private final AtomicBoolean consumerStopped = new AtomicBoolean();
+  private final LongAdder reclaims = new LongAdder();
+
+  // The current slot tenure: replaced together by the poll thread when a lost lease is re-claimed
+  // (volatile: workers read them). A tenure's consumer is touched by the poll thread only.
+  private volatile SlotLease lease;
+  private volatile DefaultLitePullConsumer consumer;
+  private volatile OffsetTracker offsets = new OffsetTracker();
+  private volatile Set<MessageQueue> assigned = Set.of();
+  private volatile AtomicBoolean consumerStopped = new AtomicBoolean();
 
   /** Runs that started on this instance and have not ended, by trigger id (for cancels). */
   private final Map<String, Run> running = new ConcurrentHashMap<>();
 
   private TriggerRecords records;
-  private SlotLease lease;
   private DefaultMQProducer producer;
-  private DefaultLitePullConsumer consumer;
   private ExecutorService workers;
   private ScheduledExecutorService timers;
   private Thread poller;
@@ -104,20 +114,7 @@ public final class KairosExecutor implements AutoCloseable {
       producer.setNamesrvAddr(settings.nameServerAddress());
       producer.setInstanceName(settings.lease().instanceId());
       producer.start();
-      consumer = new DefaultLitePullConsumer(settings.consumerGroup());
-      consumer.setNamesrvAddr(settings.nameServerAddress());
-      consumer.setInstanceName(settings.lease().instanceId());
-      consumer.setAutoCommit(false);
-      // A new app consumes what was sent before its first instance came up.
-      consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-      consumer.setPullBatchSize(32);
-      consumer.start();
-      List<MessageQueue> mine = new ArrayList<>();
-      for (String handler : settings.lease().handlers()) {
-        String topic = TopicNames.handlerTopic(app, handler);
-        mine.add(SlotQueueSelector.queueOf(consumer.fetchMessageQueues(topic), lease.slot()));
-      }
-      consumer.assign(mine);
+      attach(lease);
       workers =
           Executors.newFixedThreadPool(settings.workerThreads(), named("kairos-worker-" + app));
       timers = Executors.newSingleThreadScheduledExecutor(named("kairos-timeouts-" + app));
@@ -127,7 +124,7 @@ public final class KairosExecutor implements AutoCloseable {
           new CancelWatcher(
               redis, app, this::cancelRun, System::currentTimeMillis, counters.errors::increment);
       cancels.start();
-      log.info("executor {} of app {} consumes {}", lease.instanceId(), app, mine);
+      log.info("executor {} of app {} consumes {}", lease.instanceId(), app, assigned);
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -137,8 +134,103 @@ public final class KairosExecutor implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts a consumer on the queues of {@code held}'s slot and makes it the current tenure. Called
+   * at start and, on the poll thread, after a lost lease was re-claimed.
+   */
+  private void attach(SlotLease held) throws MQClientException {
+    DefaultLitePullConsumer next = new DefaultLitePullConsumer(settings.consumerGroup());
+    next.setNamesrvAddr(settings.nameServerAddress());
+    next.setInstanceName(settings.lease().instanceId());
+    next.setAutoCommit(false);
+    // A new app consumes what was sent before its first instance came up.
+    next.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+    next.setPullBatchSize(32);
+    next.start();
+    try {
+      List<MessageQueue> mine = new ArrayList<>();
+      for (String handler : settings.lease().handlers()) {
+        String topic = TopicNames.handlerTopic(settings.lease().app(), handler);
+        mine.add(SlotQueueSelector.queueOf(next.fetchMessageQueues(topic), held.slot()));
+      }
+      next.assign(mine);
+      // Safety: the tracker and the queue set change before the lease, so a worker that sees the
+      // new lease also sees the new queues and never starts a delivery of the old slot's queue.
+      offsets = new OffsetTracker();
+      assigned = Set.copyOf(mine);
+      consumerStopped = new AtomicBoolean();
+      consumer = next;
+      lease = held;
+    } catch (MQClientException | RuntimeException e) {
+      next.shutdown();
+      throw e;
+    }
+  }
+
+  /**
+   * After a lost lease: claims the lowest free slot again and resumes consuming its queues, trying
+   * every renewal interval until it succeeds or the executor closes. Poll thread only.
+   *
+   * @return false when the executor closed first
+   */
+  private boolean reclaim() throws InterruptedException {
+    SlotLease lost = lease;
+    long pauseMs = settings.lease().renewInterval().toMillis();
+    while (lifecycle.isStarted()) {
+      SlotLease next = new SlotLease(redis, settings.lease());
+      try {
+        next.start();
+        attach(next);
+        lost.close();
+        reclaims.increment();
+        log.info(
+            "executor {} of app {} re-claimed slot {} (lost slot {}) and consumes {}",
+            next.instanceId(),
+            settings.lease().app(),
+            next.slot(),
+            lost.slot(),
+            assigned);
+        return true;
+      } catch (NoFreeSlotException e) {
+        log.warn(
+            "executor {}: {}; trying again in {} ms", next.instanceId(), e.getMessage(), pauseMs);
+      } catch (MQClientException | RuntimeException e) {
+        next.close();
+        counters.errors.increment();
+        log.warn(
+            "executor {} could not re-claim a slot ({}); trying again in {} ms",
+            next.instanceId(),
+            e.toString(),
+            pauseMs);
+      }
+      Thread.sleep(pauseMs);
+    }
+    return false;
+  }
+
   public int slot() {
     return lease.slot();
+  }
+
+  /** How many times this instance claimed a slot again after losing its lease. */
+  public long reclaims() {
+    return reclaims.sum();
+  }
+
+  /** What a health check reports about this instance right now. */
+  public ExecutorHealth health() {
+    SlotLease current = lease;
+    return new ExecutorHealth(
+        settings.lease().app(),
+        settings.lease().instanceId(),
+        lifecycle.isStarted(),
+        isConsuming(),
+        current == null ? -1 : current.slot(),
+        current != null && current.isValid(),
+        current == null ? Duration.ZERO : current.remaining(),
+        current == null ? Duration.ZERO : current.sinceRenewal(),
+        reclaims.sum(),
+        activeRuns.get());
   }
 
   /** Whether this instance is consuming: started, its lease trusted, its consumer running. */
@@ -179,13 +271,16 @@ public final class KairosExecutor implements AutoCloseable {
       try {
         if (lease.isLost()) {
           log.error(
-              "executor {} lost slot {}: it stops consuming and leaves the queue to the slot's"
-                  + " next owner; restart it to claim a slot again",
+              "executor {} lost slot {}: it stops consuming that slot's queues, leaves them to the"
+                  + " slot's next owner and claims a free slot again",
               lease.instanceId(),
               lease.slot());
           counters.leaseLost.increment();
           stopConsumer();
-          return;
+          if (!reclaim()) {
+            return;
+          }
+          continue;
         }
         if (!lease.isValid() || offsets.pendingCount() >= settings.maxInFlight()) {
           commit();
@@ -291,8 +386,8 @@ public final class KairosExecutor implements AutoCloseable {
    * uncommitted so the slot's next owner, or the scheduler's re-dispatch, brings it back.
    */
   private StartOutcome claim(Delivery delivery) {
-    if (!lease.isValid()) {
-      return null;
+    if (!lease.isValid() || !assigned.contains(delivery.queue())) {
+      return null; // not trusted, or received under a lease since lost: the slot's owner has it
     }
     log.debug("claiming the start of {}", delivery.trigger().triggerId());
     StartOutcome outcome;
@@ -448,7 +543,8 @@ public final class KairosExecutor implements AutoCloseable {
    * stale offsets for a queue that now belongs to another instance.
    */
   private void stopConsumer() {
-    if (consumer == null || !consumerStopped.compareAndSet(false, true)) {
+    DefaultLitePullConsumer current = consumer;
+    if (current == null || !consumerStopped.compareAndSet(false, true)) {
       return;
     }
     try {
@@ -456,7 +552,7 @@ public final class KairosExecutor implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("final offset commit failed; the next owner may see some copies again", e);
     }
-    consumer.shutdown();
+    current.shutdown();
   }
 
   private static ThreadFactory named(String prefix) {

@@ -46,6 +46,11 @@ final class LeaseDeadline {
     return confirmedOnce && !revoked && nanoTime.getAsLong() - deadlineNanos < 0;
   }
 
+  /** Nanoseconds since the last confirmed claim or renewal was sent, 0 before the first. */
+  long sinceConfirmedNanos() {
+    return confirmedOnce ? Math.max(0, nanoTime.getAsLong() - (deadlineNanos - trustedNanos)) : 0;
+  }
+
   /** Nanoseconds of trust left, 0 when invalid. */
   long remainingNanos() {
     long left = deadlineNanos - nanoTime.getAsLong();

@@ -160,6 +160,11 @@ public final class SlotLease implements AutoCloseable {
     return Duration.ofNanos(deadline.remainingNanos());
   }
 
+  /** Time since the last successful claim or renewal was sent (the lease's age on this side). */
+  public Duration sinceRenewal() {
+    return Duration.ofNanos(deadline.sinceConfirmedNanos());
+  }
+
   public long renewals() {
     return renewals.get();
   }

@@ -4,10 +4,12 @@ import dev.kairos.core.redis.KairosRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Runs a Kairos executor for the {@link KairosJob} methods of the application: off with {@code
@@ -50,5 +52,17 @@ public class KairosExecutorAutoConfiguration {
       ObjectProvider<MeterRegistry> meterRegistry) {
     return new KairosExecutorLifecycle(
         redis, properties, collector, meterRegistry.getIfAvailable());
+  }
+
+  /** Registered only when the application has Spring Boot Actuator. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+  static class Health {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "kairosExecutorHealthIndicator")
+    KairosExecutorHealthIndicator kairosExecutorHealthIndicator(KairosExecutorLifecycle lifecycle) {
+      return new KairosExecutorHealthIndicator(lifecycle);
+    }
   }
 }
