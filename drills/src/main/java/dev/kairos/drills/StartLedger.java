@@ -166,7 +166,7 @@ public final class StartLedger {
   }
 
   /**
-   * Polls until every expected fire of the window has a start, or no new start of the window
+   * Polls until every expected fire of the window has a logged start, or no new start of the window
    * appeared for {@code stall} (the backlog has drained: what is still missing will not start), or
    * {@code cap} passes; returns the last outcome, on which the caller asserts. On a loaded machine
    * the executors may trail the schedule by tens of seconds: a fire still queued is late, not
@@ -189,7 +189,9 @@ public final class StartLedger {
         started = outcome.firstStartMs().size();
         lastProgress = now;
       }
-      if (outcome.missed().isEmpty()
+      // A claim read just after the logs may belong to a handler writing its line right now: wait
+      // for those lines too, or a live executor's start would be reported as claimed-not-logged.
+      if ((outcome.missed().isEmpty() && outcome.claimedNotLogged().isEmpty())
           || now - lastProgress > stall.toNanos()
           || now - deadline > 0) {
         return outcome;
