@@ -16,6 +16,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -152,6 +153,20 @@ public final class AdhocTriggers {
   public long waiting(int shard) {
     Long n = redis.sync().zcard(RedisKeys.adhoc(shard));
     return n == null ? 0 : n;
+  }
+
+  /**
+   * When an ad-hoc trigger that has not been claimed yet is due: it has no trigger record until the
+   * leader's scan claims it, so this is the only place it can be seen (a cancel asks here to tell
+   * "waiting" from "unknown").
+   *
+   * @return the due time, or empty when {@code triggerId} is not waiting (claimed, or never
+   *     submitted)
+   */
+  public OptionalLong waitingDueMs(TriggerId triggerId) {
+    int shard = keys.shardOf(triggerId.jobId());
+    Double score = redis.sync().zscore(RedisKeys.adhoc(shard), triggerId.value());
+    return score == null ? OptionalLong.empty() : OptionalLong.of(score.longValue());
   }
 
   /** The shard of a job id, for callers that count per shard. */

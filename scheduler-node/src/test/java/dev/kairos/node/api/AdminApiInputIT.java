@@ -4,12 +4,15 @@ import static dev.kairos.node.api.ApiTestNode.ADMIN;
 import static dev.kairos.node.api.ApiTestNode.VIEWER;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.redis.TriggerFields;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +43,12 @@ class AdminApiInputIT {
   private static final int MAX_BATCH = 5;
   private static final String MAX_BODY = "256KB";
 
+  /** A trigger that ended (SUCCESS): a cancel must be refused and change nothing. */
+  private static final String ENDED_TRIGGER = JOB + ":1700000000000";
+
+  /** A "trigger now" that waits to be claimed forever (this node never leads). */
+  private static String waitingTrigger;
+
   private static ApiTestNode node;
   private static RedisClient redisClient;
   private static StatefulRedisConnection<String, String> redis;
@@ -61,10 +70,32 @@ class AdminApiInputIT {
     redis = redisClient.connect();
     ApiTestNode.Response created = node.post("/api/v1/jobs", job(Map.of("id", JOB)), ADMIN);
     assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    // No fire path runs here, so the ended trigger is written as complete_trigger leaves one.
+    RedisKeys keys = node.context().getBean(RedisKeys.class);
+    String record = RedisKeys.trigger(keys.shardOf(JOB), ENDED_TRIGGER);
+    redis
+        .sync()
+        .hset(
+            record,
+            Map.of(
+                TriggerFields.ID, ENDED_TRIGGER,
+                TriggerFields.JOB_ID, JOB,
+                TriggerFields.FIRE_MS, "1700000000000",
+                TriggerFields.STATE, "SUCCESS",
+                TriggerFields.EXECUTOR, "exec-1",
+                TriggerFields.ENDED_MS, "1700000000500"));
+    redis.sync().pexpire(record, Duration.ofMinutes(10).toMillis());
+    ApiTestNode.Response now = node.post("/api/v1/jobs/" + JOB + "/trigger", null, ADMIN);
+    assertThat(now.status()).as(now.toString()).isEqualTo(202);
+    waitingTrigger = now.json().path("triggerId").asText();
   }
 
   @AfterAll
   static void stop() {
+    // The auth matrix pauses the cluster as an admin; the flag is shared by every class of the JVM.
+    if (node != null) {
+      node.post("/api/v1/cluster/resume", null, ADMIN);
+    }
     if (redis != null) {
       redis.close();
       redisClient.shutdown();
@@ -634,6 +665,70 @@ class AdminApiInputIT {
             404,
             "trigger-not-found",
             null));
+    // Cancel.
+    cases.add(
+        call(
+            "cancel of a trigger id without colon",
+            "POST",
+            "/api/v1/triggers/nocolon/cancel",
+            null,
+            400,
+            "invalid-field",
+            "triggerId"));
+    cases.add(
+        call(
+            "cancel of a trigger id with a bad job id",
+            "POST",
+            "/api/v1/triggers/a%20b:1/cancel",
+            null,
+            400,
+            "invalid-field",
+            "triggerId"));
+    cases.add(
+        call(
+            "cancel of an over-long trigger id",
+            "POST",
+            "/api/v1/triggers/" + JOB + ":" + "1".repeat(300) + "/cancel",
+            null,
+            400,
+            "invalid-field",
+            "triggerId"));
+    cases.add(
+        call(
+            "cancel of an unknown trigger",
+            "POST",
+            "/api/v1/triggers/" + JOB + ":1/cancel",
+            null,
+            404,
+            "trigger-not-found",
+            null));
+    cases.add(
+        call(
+            "cancel of a trigger that ended",
+            "POST",
+            "/api/v1/triggers/" + ENDED_TRIGGER + "/cancel",
+            null,
+            409,
+            "trigger-final",
+            null));
+    cases.add(
+        call(
+            "cancel of a trigger waiting to be claimed",
+            "POST",
+            "/api/v1/triggers/" + waitingTrigger + "/cancel",
+            null,
+            409,
+            "trigger-waiting",
+            null));
+    cases.add(
+        call(
+            "POST to a trigger",
+            "POST",
+            "/api/v1/triggers/" + ENDED_TRIGGER,
+            null,
+            405,
+            "method-not-allowed",
+            null));
     cases.add(
         call(
             "bad app name",
@@ -714,6 +809,11 @@ class AdminApiInputIT {
         new Endpoint("GET", "/api/v1/executors", null, "READ"),
         new Endpoint("GET", "/api/v1/executors/input-app", null, "READ"),
         new Endpoint("GET", "/api/v1/cluster", null, "READ"),
+        new Endpoint("POST", "/api/v1/triggers/" + JOB + ":1/cancel", null, "WRITE"),
+        new Endpoint("GET", "/api/v1/cluster/pause", null, "READ"),
+        // Pause before resume, so the matrix leaves the cluster running.
+        new Endpoint("POST", "/api/v1/cluster/pause", null, "WRITE"),
+        new Endpoint("POST", "/api/v1/cluster/resume", null, "WRITE"),
         new Endpoint("POST", "/api/v1/admin/rebuild", null, "WRITE"),
         new Endpoint("DELETE", "/api/v1/jobs/matrix-" + RUN, null, "WRITE"),
         new Endpoint("GET", "/actuator/prometheus", null, "WRITE"),

@@ -26,6 +26,11 @@ public enum ProblemType {
       HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed", "The resource does not support it"),
   JOB_EXISTS(HttpStatus.CONFLICT, "job-exists", "A job with this id already exists"),
   JOB_DISABLED(HttpStatus.CONFLICT, "job-disabled", "The job is disabled; enable it first"),
+  TRIGGER_FINAL(HttpStatus.CONFLICT, "trigger-final", "The trigger has already ended"),
+  TRIGGER_WAITING(
+      HttpStatus.CONFLICT,
+      "trigger-waiting",
+      "The trigger waits to be claimed and has no record to change yet"),
   VERSION_CONFLICT(
       HttpStatus.CONFLICT, "version-conflict", "The job changed since the version you sent"),
   PAYLOAD_TOO_LARGE(

@@ -1,6 +1,5 @@
 package dev.kairos.node.api.trigger;
 
-import dev.kairos.core.model.JobId;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
@@ -9,6 +8,7 @@ import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.web.JobIds;
 import dev.kairos.node.api.web.PageRequest;
+import dev.kairos.node.api.web.TriggerIds;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -36,7 +36,9 @@ class TriggerController {
 
   @GetMapping(path = "/api/v1/triggers/{*triggerId}", produces = MediaType.APPLICATION_JSON_VALUE)
   TriggerView get(@PathVariable String triggerId) {
-    TriggerId id = parse(triggerId.startsWith("/") ? triggerId.substring(1) : triggerId);
+    TriggerId id =
+        TriggerIds.checked(
+            "triggerId", triggerId.startsWith("/") ? triggerId.substring(1) : triggerId);
     return lookup
         .find(id)
         .orElseThrow(
@@ -57,18 +59,5 @@ class TriggerController {
       throw new JobNotFoundException(id);
     }
     return lookup.recent(id, request.page(), request.size());
-  }
-
-  private static TriggerId parse(String text) {
-    int colon = text.indexOf(':');
-    if (colon < 1 || !JobId.isValid(text.substring(0, colon)) || text.length() > 300) {
-      throw ApiProblemException.field(
-          ProblemType.INVALID_FIELD,
-          "triggerId",
-          "must look like <jobId>:<fireMs>[...] (see docs/api.md) but was '"
-              + (text.length() > 80 ? text.substring(0, 77) + "..." : text)
-              + "'");
-    }
-    return new TriggerId(text);
   }
 }

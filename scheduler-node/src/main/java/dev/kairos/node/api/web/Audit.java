@@ -8,7 +8,8 @@ import org.springframework.security.core.context.SecurityContextHolder;
 
 /**
  * One log line per change made through the API, naming the job (MDC {@code jobId}, like every other
- * line about a job) and the token's configured name (never the token).
+ * line about a job), the trigger where one was changed (MDC {@code triggerId}) and the token's
+ * configured name (never the token).
  */
 public final class Audit {
 
@@ -21,6 +22,19 @@ public final class Audit {
       log.info(
           "job {} {} by token {}{}",
           jobId,
+          action,
+          caller(),
+          detail.isEmpty() ? "" : ": " + detail);
+    }
+  }
+
+  /** A change to one trigger, with MDC {@code jobId} and {@code triggerId}. */
+  public static void triggerChanged(String jobId, String triggerId, String action, String detail) {
+    try (MDC.MDCCloseable job = MDC.putCloseable("jobId", jobId);
+        MDC.MDCCloseable trigger = MDC.putCloseable("triggerId", triggerId)) {
+      log.info(
+          "trigger {} {} by token {}{}",
+          triggerId,
           action,
           caller(),
           detail.isEmpty() ? "" : ": " + detail);
