@@ -15,13 +15,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-/** A real webhook receiver on a free loopback port: records every alarm body POSTed to it. */
+/**
+ * A real webhook receiver on a free loopback port: records every alarm body POSTed to it, with the
+ * local wall-clock time it arrived.
+ */
 final class AlarmReceiver implements AutoCloseable {
+
+  /** One POSTed alarm and when it arrived (epoch ms, this JVM's clock). */
+  record Received(JsonNode body, long arrivedMs) {}
 
   private final ObjectMapper json = new ObjectMapper();
   private final HttpServer server;
   private final ExecutorService threads;
-  private final List<JsonNode> alarms = new CopyOnWriteArrayList<>();
+  private final List<Received> received = new CopyOnWriteArrayList<>();
 
   AlarmReceiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
@@ -40,7 +46,7 @@ final class AlarmReceiver implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (InputStream in = exchange.getRequestBody()) {
-      alarms.add(json.readTree(in.readAllBytes()));
+      received.add(new Received(json.readTree(in.readAllBytes()), System.currentTimeMillis()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -53,11 +59,16 @@ final class AlarmReceiver implements AutoCloseable {
   }
 
   List<JsonNode> alarms() {
-    return List.copyOf(alarms);
+    return received.stream().map(Received::body).toList();
   }
 
   List<JsonNode> alarms(String key) {
     return alarms().stream().filter(a -> a.path("key").asText().equals(key)).toList();
+  }
+
+  /** The alarms of {@code key} in arrival order, with their arrival times. */
+  List<Received> received(String key) {
+    return received.stream().filter(r -> r.body().path("key").asText().equals(key)).toList();
   }
 
   @Override
