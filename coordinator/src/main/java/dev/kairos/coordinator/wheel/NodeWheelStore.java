@@ -45,6 +45,7 @@ public final class NodeWheelStore {
   private final Duration timeout;
   private final Counter staleDrops;
   private final Counter requeued;
+  private final BroadcastShards broadcastShards;
 
   public NodeWheelStore(
       KairosRedis redis,
@@ -58,6 +59,7 @@ public final class NodeWheelStore {
     this.node = node;
     this.eventsMaxLen = eventsMaxLen;
     this.timeout = timeout;
+    this.broadcastShards = new BroadcastShards(redis, node, eventsMaxLen);
     this.staleDrops =
         Counter.builder("kairos.wheel.stale.drops")
             .description("wheel entries dropped at take time: job gone, disabled or rescheduled")
@@ -72,6 +74,11 @@ public final class NodeWheelStore {
 
   public String node() {
     return node;
+  }
+
+  /** The shard records of this node's SHARDING_BROADCAST triggers. */
+  public BroadcastShards broadcastShards() {
+    return broadcastShards;
   }
 
   /**

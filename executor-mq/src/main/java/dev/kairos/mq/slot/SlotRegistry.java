@@ -25,8 +25,14 @@ public final class SlotRegistry {
 
   /** The live slots of {@code app}, sorted by slot index; empty when no executor is up. */
   public List<SlotInfo> liveSlots(String app) {
+    return read(app).slots();
+  }
+
+  /** The live slots of {@code app} with the lease clock's time of the read (one script call). */
+  public LiveSlots read(String app) {
+    SlotScripts.RawLeases raw = scripts.liveLeases(app);
     List<SlotInfo> slots = new ArrayList<>();
-    for (String json : scripts.liveLeaseJson(app)) {
+    for (String json : raw.json()) {
       try {
         SlotInfo info = SlotScripts.parse(json);
         if (info.slot() >= 0) {
@@ -37,7 +43,7 @@ public final class SlotRegistry {
       }
     }
     slots.sort(Comparator.comparingInt(SlotInfo::slot));
-    return slots;
+    return new LiveSlots(raw.nowMs(), slots);
   }
 
   /** The live slots of {@code app} whose executor hosts {@code handler}, sorted by slot. */

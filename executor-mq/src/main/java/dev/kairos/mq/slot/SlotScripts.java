@@ -70,15 +70,17 @@ final class SlotScripts {
     return removed != null && removed == 1L;
   }
 
-  /** Unexpired leases as raw JSON, by the lease clock; element 0 of the reply is that clock. */
-  List<String> liveLeaseJson(String app) {
+  /** Unexpired leases as raw JSON, with the lease clock's time of the read. */
+  record RawLeases(long nowMs, List<String> json) {}
+
+  RawLeases liveLeases(String app) {
     List<Object> reply =
         live.eval(redis.sync(), ScriptOutputType.MULTI, new String[] {RedisKeys.slots(app)});
     List<String> leases = new ArrayList<>(reply.size());
     for (int i = 1; i < reply.size(); i++) {
       leases.add((String) reply.get(i));
     }
-    return leases;
+    return new RawLeases((Long) reply.get(0), leases);
   }
 
   static SlotInfo parse(String json) {

@@ -11,6 +11,7 @@ import dev.kairos.core.time.RedisTimeSource;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotRegistry;
 import dev.kairos.node.cluster.TimingParameters;
+import dev.kairos.node.route.SlotChoosers;
 import dev.kairos.node.system.NodeIdentity;
 import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.rocketmq.RocketMqProperties;
@@ -106,7 +107,9 @@ class FireConfiguration {
       ObservedTerm term,
       MeterRegistry meters) {
     SlotRegistry slots = new SlotRegistry(redis);
-    SlotRouter router = new SlotRouter(slots::liveSlots, fire.getSlotCacheTtl(), System::nanoTime);
+    SlotRouter router =
+        new SlotRouter(
+            slots::read, fire.getSlotCacheTtl(), System::nanoTime, SlotChoosers.create());
     TopicEnsurer topics =
         new TopicEnsurer(
             topic ->

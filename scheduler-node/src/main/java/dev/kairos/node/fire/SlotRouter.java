@@ -1,75 +1,69 @@
 package dev.kairos.node.fire;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
+import dev.kairos.core.model.RoutingStrategy;
+import dev.kairos.mq.slot.LiveSlots;
 import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.node.route.Route;
+import dev.kairos.node.route.SlotChoosers;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.OptionalInt;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * Chooses the executor slot of a fire among the live slots of its app that host its handler. The
- * live slots of an app are read once per {@code ttl} (one script call, shared by every fire of the
- * app in that time), so a burst of thousands of fires costs one Redis round trip per app.
- *
- * <p>Routing today is a stable hash of the job id over the live slots (a job keeps its slot while
- * the slots do not change); the job's routing strategy (ROUND, RANDOM, SHARDING_BROADCAST...) is a
- * later step. Thread-safe; two threads refreshing the same app at once both read, last one wins.
+ * Routes a fire to the executor slot(s) of its app that host its handler, by the job's routing
+ * strategy. The live slots of an app are read once per {@code ttl} (one script call, shared by
+ * every fire of the app in that time; concurrent misses of one app wait for a single read), so a
+ * burst of thousands of fires costs one Redis round trip per app. Thread-safe.
  */
 public final class SlotRouter {
 
-  private record Cached(List<SlotInfo> slots, long readAtNanos) {}
-
-  private final Function<String, List<SlotInfo>> liveSlots;
-  private final long ttlNanos;
-  private final LongSupplier nanos;
-  private final Map<String, Cached> byApp = new ConcurrentHashMap<>();
+  private final LoadingCache<String, LiveSlots> byApp;
+  private final SlotChoosers choosers;
 
   /**
-   * @param liveSlots the live slots of an app, e.g. {@code SlotRegistry::liveSlots}
+   * @param read one read of an app's live slots, e.g. {@code SlotRegistry::read}
    * @param ttl how long one read of an app's slots is used
+   * @param nanos the monotonic time source of the cache (and of the per-job routing memory)
    */
-  public SlotRouter(Function<String, List<SlotInfo>> liveSlots, Duration ttl, LongSupplier nanos) {
-    this.liveSlots = Objects.requireNonNull(liveSlots, "liveSlots");
-    this.ttlNanos = ttl.toNanos();
-    this.nanos = Objects.requireNonNull(nanos, "nanos");
+  public SlotRouter(
+      Function<String, LiveSlots> read, Duration ttl, LongSupplier nanos, SlotChoosers choosers) {
+    Objects.requireNonNull(read, "read");
+    Objects.requireNonNull(nanos, "nanos");
+    this.choosers = Objects.requireNonNull(choosers, "choosers");
+    this.byApp =
+        Caffeine.newBuilder().expireAfterWrite(ttl).ticker(nanos::getAsLong).build(read::apply);
   }
 
   /**
-   * The slot for this fire, or empty when no live executor of {@code app} hosts {@code handler}.
+   * A router over slot lists without the lease clock (lease ages then count as fresh), with the
+   * default choosers; for tests and tools.
    */
-  public OptionalInt slotFor(String app, String handler, String jobId) {
-    List<SlotInfo> hosting = slotsOf(app).stream().filter(s -> s.hosts(handler)).toList();
+  public SlotRouter(Function<String, List<SlotInfo>> liveSlots, Duration ttl, LongSupplier nanos) {
+    this(app -> new LiveSlots(0, liveSlots.apply(app)), ttl, nanos, SlotChoosers.create());
+  }
+
+  /**
+   * Where a fire of {@code jobId} goes: empty when no live executor of {@code app} hosts {@code
+   * handler}, every hosting slot for SHARDING_BROADCAST, else the one slot its strategy chooses.
+   */
+  public Route route(String app, String handler, String jobId, RoutingStrategy strategy) {
+    LiveSlots live = byApp.get(app);
+    List<SlotInfo> hosting = live.hosting(handler);
     if (hosting.isEmpty()) {
-      return OptionalInt.empty();
+      return Route.none();
     }
-    int index = Math.floorMod(spread(jobId.hashCode()), hosting.size());
-    return OptionalInt.of(hosting.get(index).slot());
+    if (strategy == RoutingStrategy.SHARDING_BROADCAST) {
+      return new Route(hosting.stream().map(SlotInfo::slot).toList(), true);
+    }
+    return Route.single(choosers.of(strategy).choose(jobId, hosting, live.nowMs()).slot());
   }
 
   /** Forgets the cached slots of {@code app}, e.g. after a send to one of them failed. */
   public void invalidate(String app) {
-    byApp.remove(app);
-  }
-
-  private List<SlotInfo> slotsOf(String app) {
-    long now = nanos.getAsLong();
-    Cached cached = byApp.get(app);
-    if (cached == null || now - cached.readAtNanos >= ttlNanos) {
-      cached = new Cached(List.copyOf(liveSlots.apply(app)), now);
-      byApp.put(app, cached);
-    }
-    return cached.slots;
-  }
-
-  /** String hash codes of similar ids differ in their low bits only; mix them. */
-  private static int spread(int h) {
-    h ^= h >>> 16;
-    h *= 0x85ebca6b;
-    h ^= h >>> 13;
-    return h;
+    byApp.invalidate(app);
   }
 }

@@ -6,8 +6,8 @@ import dev.kairos.core.time.KairosClock;
 import dev.kairos.mq.contract.MessageCodec;
 import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.node.route.Route;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,6 +50,7 @@ final class TriggerDispatcher {
   private final FireMeters meters;
   private final SendWindow window;
   private final MessageCodec codec = new MessageCodec();
+  private final BroadcastDispatcher broadcasts;
 
   TriggerDispatcher(
       NodeWheelStore store,
@@ -74,6 +75,8 @@ final class TriggerDispatcher {
     this.retryTimer = retryTimer;
     this.meters = meters;
     this.window = window;
+    this.broadcasts =
+        new BroadcastDispatcher(store, router, sender, clock, term, ackExecutor, meters);
   }
 
   void dispatchAll(List<DueTrigger> due) {
@@ -129,9 +132,10 @@ final class TriggerDispatcher {
 
   /** Returns true when a send started: its completion releases the window place. */
   private boolean dispatch(DueTrigger trigger, int attempt) {
-    OptionalInt slot = router.slotFor(trigger.app(), trigger.handler(), trigger.jobId());
+    Route route =
+        router.route(trigger.app(), trigger.handler(), trigger.jobId(), trigger.routing());
     long now = clock.nowMs();
-    if (slot.isEmpty()) {
+    if (route.isEmpty()) {
       String message =
           "no live executor of app " + trigger.app() + " hosts handler " + trigger.handler();
       store
@@ -143,6 +147,10 @@ final class TriggerDispatcher {
       return false;
     }
     topics.ensure(TopicNames.handlerTopic(trigger.app(), trigger.handler()));
+    if (route.broadcast()) {
+      broadcasts.dispatch(trigger, route, this::releaseWindow);
+      return true;
+    }
     Message message =
         codec.toMessage(
             TriggerMessage.of(
@@ -158,7 +166,7 @@ final class TriggerDispatcher {
                 trigger.block(),
                 term.getAsLong(),
                 now));
-    int chosen = slot.getAsInt();
+    int chosen = route.slot();
     meters.lateness.record(Math.max(0, now - trigger.fireMs()), TimeUnit.MILLISECONDS);
     sender
         .send(message, chosen)

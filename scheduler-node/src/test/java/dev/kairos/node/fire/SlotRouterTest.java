@@ -2,12 +2,15 @@ package dev.kairos.node.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kairos.core.model.RoutingStrategy;
+import dev.kairos.mq.slot.LiveSlots;
 import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.node.route.Route;
+import dev.kairos.node.route.SlotChoosers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -22,45 +25,58 @@ class SlotRouterTest {
       new SlotRouter(
           app -> {
             reads.incrementAndGet();
-            return live;
+            return new LiveSlots(0, live);
           },
           Duration.ofSeconds(1),
-          nanos::get);
+          nanos::get,
+          new SlotChoosers(n -> 0, nanos::get));
 
   @Test
   void noLiveSlotHostingTheHandlerMeansNoExecutor() {
     live = List.of(slot(0, "other"));
-    assertThat(router.slotFor("app", "tick", "job-1")).isEmpty();
+    for (RoutingStrategy strategy : RoutingStrategy.values()) {
+      assertThat(router.route("app", "tick", "job-1", strategy).isEmpty()).isTrue();
+    }
   }
 
   @Test
-  void aJobKeepsItsSlotAndJobsSpreadOverTheLiveSlots() {
-    live = List.of(slot(0, "tick"), slot(3, "tick"), slot(5, "other"));
+  void onlySlotsHostingTheHandlerAreChosen() {
+    live = List.of(slot(0, "other"), slot(3, "tick"), slot(5, "tick"), slot(6, "other"));
+    assertThat(router.route("app", "tick", "job", RoutingStrategy.FIRST).slot()).isEqualTo(3);
+    assertThat(router.route("app", "tick", "job", RoutingStrategy.LAST).slot()).isEqualTo(5);
     Map<Integer, Integer> perSlot = new java.util.HashMap<>();
     for (int i = 0; i < 1_000; i++) {
-      OptionalInt first = router.slotFor("app", "tick", "job-" + i);
-      assertThat(router.slotFor("app", "tick", "job-" + i)).isEqualTo(first);
-      perSlot.merge(first.getAsInt(), 1, Integer::sum);
+      Route route = router.route("app", "tick", "job-" + i, RoutingStrategy.CONSISTENT_HASH);
+      assertThat(router.route("app", "tick", "job-" + i, RoutingStrategy.CONSISTENT_HASH))
+          .isEqualTo(route);
+      perSlot.merge(route.slot(), 1, Integer::sum);
     }
-    assertThat(perSlot.keySet()).containsExactlyInAnyOrder(0, 3);
-    assertThat(perSlot.values()).allSatisfy(n -> assertThat(n).isBetween(400, 600));
+    assertThat(perSlot.keySet()).containsExactlyInAnyOrder(3, 5);
+  }
+
+  @Test
+  void broadcastRoutesToEveryHostingSlot() {
+    live = List.of(slot(0, "tick"), slot(2, "other"), slot(4, "tick"), slot(7, "tick"));
+    Route route = router.route("app", "tick", "job", RoutingStrategy.SHARDING_BROADCAST);
+    assertThat(route.broadcast()).isTrue();
+    assertThat(route.slots()).containsExactly(0, 4, 7);
   }
 
   @Test
   void slotsAreReadOncePerTtlPerAppAndAgainAfterInvalidate() {
     live = List.of(slot(0, "tick"));
     for (int i = 0; i < 100; i++) {
-      router.slotFor("app", "tick", "job-" + i);
+      router.route("app", "tick", "job-" + i, RoutingStrategy.ROUND);
     }
     assertThat(reads).hasValue(1);
     nanos.addAndGet(Duration.ofMillis(999).toNanos());
-    router.slotFor("app", "tick", "job");
+    router.route("app", "tick", "job", RoutingStrategy.ROUND);
     assertThat(reads).hasValue(1);
     nanos.addAndGet(Duration.ofMillis(1).toNanos());
-    router.slotFor("app", "tick", "job");
+    router.route("app", "tick", "job", RoutingStrategy.ROUND);
     assertThat(reads).hasValue(2);
     router.invalidate("app");
-    router.slotFor("app", "tick", "job");
+    router.route("app", "tick", "job", RoutingStrategy.ROUND);
     assertThat(reads).hasValue(3);
   }
 

@@ -1,0 +1,22 @@
+package dev.kairos.mq.slot;
+
+import java.util.List;
+
+/**
+ * One read of an app's live slot leases, with the lease clock's time of the read, so a reader can
+ * judge lease ages (FAILOVER routing) on the clock the leases were written with.
+ *
+ * @param nowMs Redis TIME of the app's master when the leases were read
+ * @param slots the unexpired leases, sorted by slot index
+ */
+public record LiveSlots(long nowMs, List<SlotInfo> slots) {
+
+  public LiveSlots {
+    slots = List.copyOf(slots);
+  }
+
+  /** The live slots whose executor hosts {@code handler}, sorted by slot. */
+  public List<SlotInfo> hosting(String handler) {
+    return slots.stream().filter(s -> s.hosts(handler)).toList();
+  }
+}

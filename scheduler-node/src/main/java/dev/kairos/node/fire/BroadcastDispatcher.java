@@ -1,0 +1,155 @@
+package dev.kairos.node.fire;
+
+import dev.kairos.coordinator.wheel.BroadcastShards;
+import dev.kairos.coordinator.wheel.BroadcastShards.FanOut;
+import dev.kairos.coordinator.wheel.DueTrigger;
+import dev.kairos.coordinator.wheel.NodeWheelStore;
+import dev.kairos.core.time.KairosClock;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.node.route.Route;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Sends a SHARDING_BROADCAST trigger: one message per shard, shard i to the i-th slot of the
+ * fan-out recorded in Redis at the first dispatch ({@link BroadcastShards#fanOut}), each with its
+ * own trigger id {@code <parentId>#<i>/<n>} and shard index/total. Only when the broker has
+ * acknowledged every shard still open are the shards recorded DISPATCHED and the parent's inflight
+ * entry acknowledged; if any send fails the parent stays inflight and the inflight sweeper re-sends
+ * it later with the same fan-out (shards that already started are then skipped, or reported
+ * DUPLICATE by the executor if they start in between).
+ *
+ * <p>Costs one extra script call per broadcast fire on the dispatch thread (the fan-out must be
+ * fixed in Redis before any shard is sent) and one on the ack thread.
+ */
+final class BroadcastDispatcher {
+
+  private static final Logger log = LoggerFactory.getLogger(BroadcastDispatcher.class);
+
+  private final NodeWheelStore store;
+  private final SlotRouter router;
+  private final TriggerSender sender;
+  private final KairosClock clock;
+  private final LongSupplier term;
+  private final Executor ackExecutor;
+  private final FireMeters meters;
+  private final MessageCodec codec = new MessageCodec();
+
+  BroadcastDispatcher(
+      NodeWheelStore store,
+      SlotRouter router,
+      TriggerSender sender,
+      KairosClock clock,
+      LongSupplier term,
+      Executor ackExecutor,
+      FireMeters meters) {
+    this.store = store;
+    this.router = router;
+    this.sender = sender;
+    this.clock = clock;
+    this.term = term;
+    this.ackExecutor = ackExecutor;
+    this.meters = meters;
+  }
+
+  /**
+   * Runs on a dispatch thread with the trigger's MDC set; {@code route} is non-empty. {@code
+   * onSent} runs once every shard's send has completed (acknowledged or failed), on a broker
+   * callback thread; it gives back the trigger's place in the send window.
+   */
+  void dispatch(DueTrigger trigger, Route route, Runnable onSent) {
+    long now = clock.nowMs();
+    FanOut fanOut =
+        store.broadcastShards().fanOut(trigger.shard(), trigger.triggerId(), route.slots(), now);
+    Map<String, Integer> sending = new LinkedHashMap<>();
+    List<CompletableFuture<Void>> acks = new ArrayList<>();
+    meters.lateness.record(Math.max(0, now - trigger.fireMs()), TimeUnit.MILLISECONDS);
+    for (int i = 0; i < fanOut.total(); i++) {
+      if (!fanOut.open(i)) {
+        continue;
+      }
+      String shardId = BroadcastShards.shardId(trigger.triggerId(), i, fanOut.total());
+      int slot = fanOut.slots().get(i);
+      TriggerMessage message =
+          TriggerMessage.of(
+              shardId,
+              trigger.app(),
+              trigger.handler(),
+              trigger.fireMs(),
+              trigger.attempt(),
+              trigger.params(),
+              i,
+              fanOut.total(),
+              trigger.timeoutMs(),
+              trigger.block(),
+              term.getAsLong(),
+              now);
+      sending.put(shardId, slot);
+      acks.add(sender.send(codec.toMessage(message), slot).toCompletableFuture());
+    }
+    log.debug(
+        "broadcast {} to {} of {} shards (slots {})",
+        trigger.triggerId(),
+        sending.size(),
+        fanOut.total(),
+        fanOut.slots());
+    String slots = fanOut.slots().stream().map(String::valueOf).collect(Collectors.joining(","));
+    CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+        .whenComplete(
+            (ok, failure) -> {
+              onSent.run();
+              if (failure != null) {
+                meters.sendFailures.increment();
+                router.invalidate(trigger.app());
+                log.warn(
+                    "broadcast {} not fully sent ({}); it stays inflight and the inflight sweeper"
+                        + " re-sends its open shards",
+                    trigger.triggerId(),
+                    failure.toString());
+                return;
+              }
+              try {
+                ackExecutor.execute(() -> recordAck(trigger, sending, slots));
+              } catch (RejectedExecutionException e) {
+                meters.ackErrors.increment();
+              }
+            });
+  }
+
+  private void recordAck(DueTrigger trigger, Map<String, Integer> sent, String slots) {
+    MDC.put("jobId", trigger.jobId());
+    MDC.put("triggerId", trigger.triggerId());
+    try {
+      long now = clock.nowMs();
+      if (!sent.isEmpty()) {
+        store.broadcastShards().acknowledged(trigger.shard(), sent, now);
+      }
+      if (store.ackDispatched(trigger.shard(), trigger.triggerId(), slots, now)) {
+        meters.dispatched.increment();
+      } else {
+        meters.ackMissed.increment();
+      }
+    } catch (RuntimeException e) {
+      meters.ackErrors.increment();
+      log.warn(
+          "ack of broadcast {} not recorded ({}); it stays inflight and is re-sent",
+          trigger.triggerId(),
+          e.toString());
+    } finally {
+      MDC.remove("jobId");
+      MDC.remove("triggerId");
+    }
+  }
+}
