@@ -25,6 +25,12 @@ public final class TopicNames {
   /** Topic of every executor result, consumed by the scheduler nodes. */
   public static final String RESULTS = "kairos_results";
 
+  /**
+   * Queues of {@link #RESULTS} per broker: the scheduler nodes' consumer group shares them, so at
+   * most this many nodes consume results at once.
+   */
+  public static final int RESULTS_QUEUES = 8;
+
   static final String PREFIX = "kairos_";
   private static final int HASH_HEX = 10;
   private static final Pattern PLAIN = Pattern.compile("[a-zA-Z0-9-]+");

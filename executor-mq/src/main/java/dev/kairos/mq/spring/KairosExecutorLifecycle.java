@@ -124,7 +124,8 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
             properties.getSlotCount(),
             properties.getTopicTimeout());
       }
-      admin.ensureTopic(TopicNames.RESULTS, 1, properties.getTopicTimeout());
+      admin.ensureTopic(
+          TopicNames.RESULTS, TopicNames.RESULTS_QUEUES, properties.getTopicTimeout());
     }
   }
 

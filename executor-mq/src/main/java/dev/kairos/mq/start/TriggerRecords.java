@@ -139,28 +139,67 @@ public final class TriggerRecords {
       String executorId,
       TriggerState finalState,
       String message) {
-    if (!EXECUTOR_FINAL_STATES.contains(finalState)) {
-      throw new IllegalArgumentException(
-          "an executor records only " + EXECUTOR_FINAL_STATES + ", not " + finalState);
-    }
     int shard = keys.shardOf(jobId);
     List<Object> reply =
         completeTrigger.eval(
             redis.sync(),
             ScriptOutputType.MULTI,
-            new String[] {
-              RedisKeys.trigger(shard, triggerId),
-              RedisKeys.events(shard),
-              RedisKeys.openTriggers(shard)
-            },
-            triggerId,
-            jobId,
-            Long.toString(scheduledFireMs),
-            executorId,
-            finalState.name(),
-            message == null ? "" : message,
-            Long.toString(dedupWindow.toMillis()),
-            Long.toString(eventsMaxLen));
+            completeKeys(shard, triggerId),
+            completeArgs(triggerId, jobId, scheduledFireMs, executorId, finalState, message));
+    return completionOutcome(reply);
+  }
+
+  /**
+   * {@link #complete} without blocking the caller; Lettuce pipelines concurrent calls (the
+   * scheduler's result consumer completes a whole batch of results this way).
+   */
+  public CompletionStage<CompletionOutcome> completeAsync(
+      String triggerId,
+      String jobId,
+      long scheduledFireMs,
+      String executorId,
+      TriggerState finalState,
+      String message) {
+    int shard = keys.shardOf(jobId);
+    return completeTrigger
+        .<List<Object>>evalAsync(
+            redis.async(),
+            ScriptOutputType.MULTI,
+            completeKeys(shard, triggerId),
+            completeArgs(triggerId, jobId, scheduledFireMs, executorId, finalState, message))
+        .thenApply(TriggerRecords::completionOutcome);
+  }
+
+  private static String[] completeKeys(int shard, String triggerId) {
+    return new String[] {
+      RedisKeys.trigger(shard, triggerId), RedisKeys.events(shard), RedisKeys.openTriggers(shard)
+    };
+  }
+
+  private String[] completeArgs(
+      String triggerId,
+      String jobId,
+      long scheduledFireMs,
+      String executorId,
+      TriggerState finalState,
+      String message) {
+    if (!EXECUTOR_FINAL_STATES.contains(finalState)) {
+      throw new IllegalArgumentException(
+          "an executor records only " + EXECUTOR_FINAL_STATES + ", not " + finalState);
+    }
+    return new String[] {
+      triggerId,
+      jobId,
+      Long.toString(scheduledFireMs),
+      executorId,
+      finalState.name(),
+      message == null ? "" : message,
+      Long.toString(dedupWindow.toMillis()),
+      Long.toString(eventsMaxLen)
+    };
+  }
+
+  private static CompletionOutcome completionOutcome(List<Object> reply) {
     return new CompletionOutcome(
         CompletionOutcome.Kind.valueOf((String) reply.get(0)),
         (Long) reply.get(1),

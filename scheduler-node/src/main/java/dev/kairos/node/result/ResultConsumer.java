@@ -1,0 +1,134 @@
+package dev.kairos.node.result;
+
+import dev.kairos.core.error.KairosException;
+import dev.kairos.mq.contract.MalformedMessageException;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.ResultMessage;
+import dev.kairos.mq.contract.TopicNames;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A scheduler node's consumer of {@link TopicNames#RESULTS}: one clustering consumer group for all
+ * nodes ({@value #GROUP}), so each result is handled by one node, in batches handed to {@link
+ * ResultRecorder}. A batch whose records could not be written is redelivered by the broker
+ * (RECONSUME_LATER, RocketMQ's retry topic of the group); completion is idempotent, so a redelivery
+ * costs only the read. A new group starts at the end of the topic: results published while no node
+ * consumed at all are replayed only when the group already existed.
+ */
+public final class ResultConsumer implements AutoCloseable {
+
+  /** Lifecycle: start once, close any number of times. */
+  public enum State {
+    LATENT,
+    STARTED,
+    CLOSED
+  }
+
+  /** The consumer group of every scheduler node. */
+  public static final String GROUP = "kairos_results_nodes";
+
+  /** Results per batch handed to the recorder (and pipelined to Redis together). */
+  static final int BATCH = 64;
+
+  private static final Logger log = LoggerFactory.getLogger(ResultConsumer.class);
+
+  private final ResultRecorder recorder;
+  private final ResultMeters meters;
+  private final Duration writeTimeout;
+  private final DefaultMQPushConsumer consumer;
+  private final MessageCodec codec = new MessageCodec();
+  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+
+  ResultConsumer(
+      ResultRecorder recorder,
+      ResultMeters meters,
+      String group,
+      String nameServer,
+      String node,
+      int threads,
+      Duration writeTimeout) {
+    this.recorder = recorder;
+    this.meters = meters;
+    this.writeTimeout = writeTimeout;
+    this.consumer = new DefaultMQPushConsumer(group);
+    consumer.setNamesrvAddr(nameServer);
+    // One client instance per (address, instance name): two nodes in one JVM must not share it.
+    consumer.setInstanceName("kairos-results-" + node);
+    consumer.setMessageModel(MessageModel.CLUSTERING);
+    consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+    consumer.setConsumeThreadMin(threads);
+    consumer.setConsumeThreadMax(threads);
+    consumer.setConsumeMessageBatchMaxSize(BATCH);
+    consumer.setPullBatchSize(BATCH);
+  }
+
+  public void start() {
+    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+      throw new IllegalStateException("result consumer is " + state.get());
+    }
+    try {
+      consumer.subscribe(TopicNames.RESULTS, "*");
+      consumer.registerMessageListener(
+          (List<MessageExt> messages,
+              org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext context) ->
+              consume(messages));
+      consumer.start();
+    } catch (MQClientException e) {
+      close();
+      throw new KairosException("cannot start the result consumer: " + e.getMessage(), e);
+    }
+    log.info(
+        "result consumer started (group {}, topic {})",
+        consumer.getConsumerGroup(),
+        TopicNames.RESULTS);
+  }
+
+  public State state() {
+    return state.get();
+  }
+
+  /** Runs on a consumer thread; never throws. */
+  ConsumeConcurrentlyStatus consume(List<MessageExt> messages) {
+    List<ResultMessage> batch = new ArrayList<>(messages.size());
+    for (MessageExt message : messages) {
+      try {
+        batch.add(codec.decodeResult(message.getBody()));
+      } catch (MalformedMessageException e) {
+        meters.malformed.increment();
+        log.warn("skipping malformed result {}: {}", message.getMsgId(), e.getMessage());
+      }
+    }
+    try {
+      recorder.record(batch, writeTimeout);
+      return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ConsumeConcurrentlyStatus.RECONSUME_LATER;
+    } catch (RuntimeException e) {
+      meters.errors.increment();
+      log.warn(
+          "{} results not recorded ({}); the broker redelivers them", batch.size(), e.toString());
+      return ConsumeConcurrentlyStatus.RECONSUME_LATER;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+      return;
+    }
+    consumer.shutdown();
+    log.info("result consumer closed");
+  }
+}
