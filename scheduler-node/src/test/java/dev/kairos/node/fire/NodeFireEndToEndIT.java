@@ -3,6 +3,7 @@ package dev.kairos.node.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
@@ -92,7 +93,14 @@ class NodeFireEndToEndIT {
         for (int i = 0; i < JOBS; i++) {
           String id = prefix + i;
           jobs.create(
-              JobDefinition.builder(id).app(APP).handler(HANDLER).cron("* * * * * *").build());
+              JobDefinition.builder(id)
+                  .app(APP)
+                  .handler(HANDLER)
+                  .cron("* * * * * *")
+                  // Spread over both leased slots (queues), as the node did before routing
+                  // strategies; the default FIRST would put every fire on queue 0.
+                  .routing(RoutingStrategy.CONSISTENT_HASH)
+                  .build());
           ids.add(id);
         }
         // After the last create: on a loaded machine creating 300 jobs can outlast the margin, and
