@@ -18,13 +18,13 @@ import org.slf4j.MDC;
 
 /**
  * Brings trigger records up to date from executors' results: the scheduler's safety net for the
- * completion the executor writes itself. For SUCCESS, FAIL, TIMEOUT and DISCARDED it runs the same
- * {@code complete_trigger.lua} the executor ran, as that executor: when the executor's write landed
- * this is a read that answers ALREADY; when it did not (a Redis error on the executor after the
- * run) it completes the record; a final state is never regressed (a late result lands in {@code
- * lateResult}). DUPLICATE and EXPIRED are reports about a copy, counted but written nowhere. A
- * result that ended more than the dedup window ago is only counted: its record has expired on
- * purpose and must not be recreated. Thread-safe.
+ * completion the executor writes itself. For SUCCESS, FAIL, TIMEOUT, CANCELLED and DISCARDED it
+ * runs the same {@code complete_trigger.lua} the executor ran, as that executor: when the
+ * executor's write landed this is a read that answers ALREADY; when it did not (a Redis error on
+ * the executor after the run) it completes the record; a final state is never regressed (a late
+ * result lands in {@code lateResult}). DUPLICATE and EXPIRED are reports about a copy, counted but
+ * written nowhere. A result that ended more than the dedup window ago is only counted: its record
+ * has expired on purpose and must not be recreated. Thread-safe.
  */
 final class ResultRecorder {
 
@@ -111,6 +111,7 @@ final class ResultRecorder {
       case SUCCESS -> TriggerState.SUCCESS;
       case FAIL -> TriggerState.FAIL;
       case TIMEOUT -> TriggerState.TIMEOUT;
+      case CANCELLED -> TriggerState.CANCELLED;
       case DISCARDED -> TriggerState.DISCARDED;
       case DUPLICATE, EXPIRED -> null;
     };
