@@ -14,14 +14,14 @@ import java.util.stream.Collectors;
  * The shard records of SHARDING_BROADCAST triggers taken by one node (DESIGN "Delivery contract"):
  * the fan-out is fixed in the parent record at first dispatch ({@code fan_out_broadcast.lua}), each
  * shard {@code <parentId>#<i>/<n>} gets its own record so it starts exactly once, and shards move
- * to DISPATCHED on the broker's ack ({@code ack_broadcast_shards.lua}). Thread-safe.
+ * to DISPATCHED on the broker's ack together with the parent ({@code ack_broadcast.lua}): the
+ * shards enter the open-trigger index, the parent does not (it never runs itself). Thread-safe.
  */
 public final class BroadcastShards {
 
   private static final LuaScript FAN_OUT =
       LuaScript.load(BroadcastShards.class, "fan_out_broadcast");
-  private static final LuaScript ACK =
-      LuaScript.load(BroadcastShards.class, "ack_broadcast_shards");
+  private static final LuaScript ACK = LuaScript.load(BroadcastShards.class, "ack_broadcast");
 
   /**
    * The recorded fan-out of one broadcast trigger.
@@ -92,26 +92,35 @@ public final class BroadcastShards {
   }
 
   /**
-   * Records that the broker acknowledged these shards (shard trigger id → slot).
+   * Records that the broker acknowledged these shards (shard trigger id → slot): they become
+   * DISPATCHED and open; the parent leaves this node's inflight set and becomes DISPATCHED.
    *
-   * @return how many shard records moved CLAIMED → DISPATCHED
+   * @return false when the parent was no longer in this node's inflight set (moved by the leader)
    */
-  public long acknowledged(int shard, Map<String, Integer> sent, long nowMs) {
+  public boolean acknowledged(
+      int shard, String parentId, List<Integer> slots, Map<String, Integer> sent, long nowMs) {
     List<String> args = new ArrayList<>();
+    args.add(parentId);
     args.add(Long.toString(nowMs));
-    args.add(RedisKeys.triggerPrefix(shard));
+    args.add(slots.stream().map(String::valueOf).collect(Collectors.joining(",")));
     args.add(Long.toString(eventsMaxLen));
+    args.add(RedisKeys.triggerPrefix(shard));
     sent.forEach(
         (id, slot) -> {
           args.add(id);
           args.add(Integer.toString(slot));
         });
-    Long moved =
+    List<Object> reply =
         ACK.eval(
             redis.sync(),
-            ScriptOutputType.INTEGER,
-            new String[] {RedisKeys.events(shard)},
+            ScriptOutputType.MULTI,
+            new String[] {
+              RedisKeys.inflight(shard, node),
+              RedisKeys.trigger(shard, parentId),
+              RedisKeys.events(shard),
+              RedisKeys.openTriggers(shard)
+            },
             args.toArray(String[]::new));
-    return moved == null ? 0 : moved;
+    return (Long) reply.get(0) == 1L;
   }
 }

@@ -17,7 +17,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -26,8 +25,9 @@ import org.slf4j.MDC;
  * Sends a SHARDING_BROADCAST trigger: one message per shard, shard i to the i-th slot of the
  * fan-out recorded in Redis at the first dispatch ({@link BroadcastShards#fanOut}), each with its
  * own trigger id {@code <parentId>#<i>/<n>} and shard index/total. Only when the broker has
- * acknowledged every shard still open are the shards recorded DISPATCHED and the parent's inflight
- * entry acknowledged; if any send fails the parent stays inflight and the inflight sweeper re-sends
+ * acknowledged every shard still open are the shards recorded DISPATCHED (and open, for the
+ * lost-trigger monitor) and the parent's inflight entry acknowledged (the parent is not open: it
+ * never runs itself); if any send fails the parent stays inflight and the inflight sweeper re-sends
  * it later with the same fan-out (shards that already started are then skipped, or reported
  * DUPLICATE by the executor if they start in between).
  *
@@ -105,7 +105,6 @@ final class BroadcastDispatcher {
         sending.size(),
         fanOut.total(),
         fanOut.slots());
-    String slots = fanOut.slots().stream().map(String::valueOf).collect(Collectors.joining(","));
     CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
         .whenComplete(
             (ok, failure) -> {
@@ -121,22 +120,20 @@ final class BroadcastDispatcher {
                 return;
               }
               try {
-                ackExecutor.execute(() -> recordAck(trigger, sending, slots));
+                ackExecutor.execute(() -> recordAck(trigger, fanOut.slots(), sending));
               } catch (RejectedExecutionException e) {
                 meters.ackErrors.increment();
               }
             });
   }
 
-  private void recordAck(DueTrigger trigger, Map<String, Integer> sent, String slots) {
+  private void recordAck(DueTrigger trigger, List<Integer> slots, Map<String, Integer> sent) {
     MDC.put("jobId", trigger.jobId());
     MDC.put("triggerId", trigger.triggerId());
     try {
-      long now = clock.nowMs();
-      if (!sent.isEmpty()) {
-        store.broadcastShards().acknowledged(trigger.shard(), sent, now);
-      }
-      if (store.ackDispatched(trigger.shard(), trigger.triggerId(), slots, now)) {
+      if (store
+          .broadcastShards()
+          .acknowledged(trigger.shard(), trigger.triggerId(), slots, sent, clock.nowMs())) {
         meters.dispatched.increment();
       } else {
         meters.ackMissed.increment();

@@ -268,6 +268,13 @@ class RoutingIT {
         .containsEntry("state", "DISPATCHED")
         .containsEntry("slot", "0");
     assertThat(starts).doesNotContainKey(ghostShard).doesNotContainKey(parent);
+    int shard = keys.shardOf(new dev.kairos.core.model.TriggerId(parent).jobId());
+    assertThat(redis.sync().zscore(RedisKeys.openTriggers(shard), parent))
+        .as("the parent never runs, so it is not watched as an open trigger")
+        .isNull();
+    assertThat(redis.sync().zscore(RedisKeys.openTriggers(shard), ghostShard))
+        .as("an unstarted shard is open")
+        .isNotNull();
     assertThat(starts.values()).allSatisfy(s -> assertThat(s).hasSize(1));
   }
 
