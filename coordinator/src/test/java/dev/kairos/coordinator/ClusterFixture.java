@@ -27,9 +27,18 @@ public final class ClusterFixture implements AutoCloseable {
   public final RedisKeys keys;
   public final KairosRedis redis;
   private final List<KairosRedis> extra = new ArrayList<>();
+  private final Duration commandTimeout;
 
   public ClusterFixture(EmbeddedRedisCluster cluster, int shards) {
+    this(cluster, shards, Duration.ofSeconds(10));
+  }
+
+  /**
+   * @param commandTimeout how long one Redis command may take, e.g. longer for bulk scripts
+   */
+  public ClusterFixture(EmbeddedRedisCluster cluster, int shards, Duration commandTimeout) {
     this.cluster = cluster;
+    this.commandTimeout = commandTimeout;
     for (int i = 0; i < cluster.size(); i++) {
       cluster.flushNode(i);
     }
@@ -45,7 +54,7 @@ public final class ClusterFixture implements AutoCloseable {
   }
 
   private KairosRedis connect() {
-    return KairosRedis.connect(cluster.uris(), true, Duration.ofSeconds(10));
+    return KairosRedis.connect(cluster.uris(), true, commandTimeout);
   }
 
   /** What the API does on create: the job hash, and the due score when enabled. */

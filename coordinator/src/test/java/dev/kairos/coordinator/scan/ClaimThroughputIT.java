@@ -26,6 +26,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -246,7 +247,9 @@ class ClaimThroughputIT {
     if (fx != null) {
       fx.close();
     }
-    fx = new ClusterFixture(cluster, RedisKeys.DEFAULT_SHARDS);
+    // One call claims up to 2,500 fires and all 64 shards' calls are in flight at once: on a
+    // saturated 2-core machine the last of them waited past the usual 10 s command timeout.
+    fx = new ClusterFixture(cluster, RedisKeys.DEFAULT_SHARDS, Duration.ofSeconds(60));
   }
 
   /** JOBS fixed-rate jobs due at T0, written pipelined; returns the job ids per shard. */
