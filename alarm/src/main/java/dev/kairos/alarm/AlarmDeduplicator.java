@@ -9,15 +9,19 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One alarm per key ({@link Alarm#key()}) per window: the first alarm of a key opens a window of
- * {@code window}; alarms of that key inside it are suppressed and counted; the first alarm after it
- * is let through carrying that count and opens the next window.
+ * One alarm per key ({@link Alarm#key()}) per window, decided in this process alone: the first
+ * alarm of a key opens a window of {@code window}; alarms of that key inside it are suppressed and
+ * counted; the first alarm after it is let through carrying that count and opens the next window.
  *
  * <p>Memory is bounded: at most {@code maxKeys} keys are remembered (least recently used go first),
  * and a key not raised for {@code window + carryRetention} is forgotten together with its count.
  * Thread-safe: the per-key update is atomic ({@code ConcurrentMap.compute}).
+ *
+ * <p>Used alone where there is no Redis, and as {@link RedisAlarmWindow}'s fallback when Redis does
+ * not answer: then each node keeps its own windows, so a cluster of N nodes may deliver up to N
+ * alarms per key per window.
  */
-public final class AlarmDeduplicator {
+public final class AlarmDeduplicator implements AlarmWindow {
 
   /** How long a suppressed count waits past its window for the next alarm of its key. */
   public static final Duration DEFAULT_CARRY_RETENTION = Duration.ofHours(24);
@@ -53,11 +57,7 @@ public final class AlarmDeduplicator {
             .build();
   }
 
-  /**
-   * Decides whether {@code alarm} is sent.
-   *
-   * @return the notice to deliver, or empty when it is a duplicate inside its key's window
-   */
+  @Override
   public Optional<AlarmNotice> admit(Alarm alarm) {
     long now = clock.nowMs();
     AlarmNotice[] admitted = new AlarmNotice[1];

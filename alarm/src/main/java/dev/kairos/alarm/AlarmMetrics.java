@@ -7,7 +7,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * Counters of the alarm path: {@code kairos.alarm.raised} and {@code kairos.alarm.suppressed} (tag
  * {@code kind}); {@code kairos.alarm.delivered}, {@code .failed} (given up), {@code .retries} and
- * {@code .dropped} (queue full or closing) per {@code channel}.
+ * {@code .dropped} (queue full or closing) per {@code channel}; {@code kairos.alarm.dedup.fallback}
+ * (tag {@code reason}: {@code timeout}, {@code error}, {@code interrupted}) when the cluster-wide
+ * window in Redis did not answer and the node decided alone.
  */
 public final class AlarmMetrics {
 
@@ -44,6 +46,14 @@ public final class AlarmMetrics {
 
   void dropped(String channel) {
     byChannel("kairos.alarm.dropped", "alarm deliveries dropped: queue full or closing", channel)
+        .increment();
+  }
+
+  void dedupFallback(String reason) {
+    Counter.builder("kairos.alarm.dedup.fallback")
+        .description("alarms de-duplicated by this node alone because Redis did not answer")
+        .tag("reason", reason)
+        .register(registry)
         .increment();
   }
 

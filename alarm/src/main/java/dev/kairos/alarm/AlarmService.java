@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's {@link AlarmSink}: de-duplicates per key ({@link AlarmDeduplicator}), then hands the
- * notice to every channel on its own delivery threads ({@code kairos-alarm-<n>}).
+ * The node's {@link AlarmSink}: de-duplicates per key ({@link AlarmWindow}), then hands the notice
+ * to every channel on its own delivery threads ({@code kairos-alarm-<n>}).
  *
  * <p>{@link #raise} never blocks: each (notice, channel) delivery takes one of {@code capacity}
  * permits, held until it is delivered or given up, retries included; without a free permit the
@@ -40,7 +40,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
     CLOSED
   }
 
-  private final AlarmDeduplicator deduplicator;
+  private final AlarmWindow window;
   private final List<AlarmChannel> channels;
   private final AlarmMetrics metrics;
   private final int capacity;
@@ -52,7 +52,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
       new AtomicLong(System.nanoTime() - DROP_WARN_EVERY_NANOS);
 
   public AlarmService(
-      AlarmDeduplicator deduplicator,
+      AlarmWindow window,
       List<AlarmChannel> channels,
       AlarmMetrics metrics,
       int capacity,
@@ -62,7 +62,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
       throw new IllegalArgumentException(
           "capacity and threads must be positive: " + capacity + ", " + threads);
     }
-    this.deduplicator = deduplicator;
+    this.window = window;
     this.channels = List.copyOf(channels);
     this.metrics = metrics;
     this.capacity = capacity;
@@ -108,7 +108,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
   @Override
   public boolean raise(Alarm alarm) {
     metrics.raised(alarm.kind());
-    Optional<AlarmNotice> admitted = deduplicator.admit(alarm);
+    Optional<AlarmNotice> admitted = window.admit(alarm);
     if (admitted.isEmpty()) {
       metrics.suppressed(alarm.kind());
       log.debug("alarm suppressed key={}", alarm.key());

@@ -65,6 +65,13 @@ class AlarmAutoConfigurationTest {
   }
 
   @Test
+  void withoutRedisTheWindowIsThisProcesssOwn() {
+    runner.run(
+        context ->
+            assertThat(context.getBean(AlarmWindow.class)).isInstanceOf(AlarmDeduplicator.class));
+  }
+
+  @Test
   void switchedOffByProperty() {
     runner
         .withPropertyValues("kairos.alarm.enabled=false")

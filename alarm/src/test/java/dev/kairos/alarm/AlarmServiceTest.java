@@ -113,7 +113,12 @@ class AlarmServiceTest {
     assertThat(service.raise(alarm("a"))).isFalse();
     assertThat(service.raise(alarm("a"))).isFalse();
 
-    Await.until(WAIT, "one delivery", () -> channel.delivered.size() == 1);
+    // The counter follows deliver()'s return on the delivery thread: wait for it, not the list.
+    Await.until(
+        WAIT,
+        "one delivery counted",
+        () -> metrics.count("kairos.alarm.delivered", "channel", "recording") == 1);
+    assertThat(channel.delivered).hasSize(1);
     assertThat(metrics.count("kairos.alarm.raised", "kind", "TRIGGER_FAILED")).isEqualTo(3);
     assertThat(metrics.count("kairos.alarm.suppressed", "kind", "TRIGGER_FAILED")).isEqualTo(2);
     assertThat(metrics.count("kairos.alarm.delivered", "channel", "recording")).isEqualTo(1);

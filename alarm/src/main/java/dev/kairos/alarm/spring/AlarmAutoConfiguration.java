@@ -4,12 +4,16 @@ import dev.kairos.alarm.AlarmChannel;
 import dev.kairos.alarm.AlarmDeduplicator;
 import dev.kairos.alarm.AlarmMetrics;
 import dev.kairos.alarm.AlarmService;
+import dev.kairos.alarm.AlarmWindow;
 import dev.kairos.alarm.LogAlarmChannel;
+import dev.kairos.alarm.RedisAlarmWindow;
 import dev.kairos.alarm.RetryPolicy;
 import dev.kairos.alarm.email.EmailAlarmChannel;
 import dev.kairos.alarm.webhook.WebhookAlarmChannel;
 import dev.kairos.alarm.webhook.WebhookSettings;
 import dev.kairos.core.alarm.AlarmSink;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.time.KairosClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -32,6 +36,10 @@ import org.springframework.mail.javamail.JavaMailSender;
  * AlarmChannel} bean (the log channel, email where {@code spring.mail.host} is set, and any the
  * application defines) plus one webhook channel per {@code kairos.alarm.webhook.urls} entry. {@code
  * kairos.alarm.enabled=false} leaves no sink; an application's own AlarmSink bean wins.
+ *
+ * <p>De-duplication is cluster-wide ({@link RedisAlarmWindow}) where the application has a {@link
+ * KairosRedis} bean, measured with its {@link KairosClock} bean (a scheduler node's cluster clock)
+ * or the wall clock when it has none; without Redis it is per process ({@link AlarmDeduplicator}).
  */
 @AutoConfiguration(after = MailSenderAutoConfiguration.class)
 @ConditionalOnProperty(
@@ -61,15 +69,41 @@ public class AlarmAutoConfiguration {
     return new LogAlarmChannel();
   }
 
+  @Bean
+  @ConditionalOnMissingBean
+  AlarmWindow kairosAlarmWindow(
+      AlarmProperties properties,
+      ObjectProvider<KairosRedis> redis,
+      ObjectProvider<KairosClock> clocks,
+      AlarmMetrics metrics) {
+    KairosClock clock = clocks.getIfUnique(() -> System::currentTimeMillis);
+    AlarmDeduplicator local =
+        new AlarmDeduplicator(properties.getWindow(), properties.getMaxKeys(), clock);
+    KairosRedis shared = redis.getIfUnique();
+    if (shared == null) {
+      return local;
+    }
+    return new RedisAlarmWindow(
+        shared,
+        properties.getWindow(),
+        AlarmDeduplicator.DEFAULT_CARRY_RETENTION,
+        properties.getRedisTimeout(),
+        clock,
+        local,
+        metrics);
+  }
+
   @Bean(initMethod = "start", destroyMethod = "close")
   @ConditionalOnMissingBean(AlarmSink.class)
   AlarmService kairosAlarmService(
-      AlarmProperties properties, ObjectProvider<AlarmChannel> channelBeans, AlarmMetrics metrics) {
+      AlarmProperties properties,
+      ObjectProvider<AlarmChannel> channelBeans,
+      AlarmWindow window,
+      AlarmMetrics metrics) {
     List<AlarmChannel> channels = new ArrayList<>(channelBeans.orderedStream().toList());
     channels.addAll(webhooks(properties.getWebhook()));
     return new AlarmService(
-        new AlarmDeduplicator(
-            properties.getWindow(), properties.getMaxKeys(), System::currentTimeMillis),
+        window,
         channels,
         metrics,
         properties.getCapacity(),

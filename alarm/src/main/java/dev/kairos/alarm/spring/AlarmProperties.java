@@ -15,15 +15,28 @@ public class AlarmProperties {
 
   public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(10);
   public static final int DEFAULT_MAX_KEYS = 10_000;
+  public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(2);
 
   /** Whether alarms are de-duplicated and delivered at all; false leaves no AlarmSink bean. */
   private boolean enabled = true;
 
-  /** At most one alarm per key (kind and subject) is delivered within this window. */
+  /**
+   * At most one alarm per key (kind and subject) is delivered within this window; cluster-wide
+   * where the application has Redis (a KairosRedis bean), per process otherwise.
+   */
   private Duration window = DEFAULT_WINDOW;
 
-  /** Most keys whose window is remembered; the least recently raised are forgotten first. */
+  /**
+   * Most keys whose window this process remembers (the local windows: without Redis, or while Redis
+   * does not answer); the least recently raised are forgotten first.
+   */
   private int maxKeys = DEFAULT_MAX_KEYS;
+
+  /**
+   * Longest wait for the cluster-wide window in Redis; past it, or when Redis fails, this node
+   * decides alone (counted in kairos.alarm.dedup.fallback) and may deliver a duplicate.
+   */
+  private Duration redisTimeout = DEFAULT_REDIS_TIMEOUT;
 
   /** Most deliveries queued, running or backing off at once; beyond it deliveries are dropped. */
   private int capacity = AlarmService.DEFAULT_CAPACITY;
@@ -226,6 +239,14 @@ public class AlarmProperties {
 
   public void setMaxKeys(int maxKeys) {
     this.maxKeys = maxKeys;
+  }
+
+  public Duration getRedisTimeout() {
+    return redisTimeout;
+  }
+
+  public void setRedisTimeout(Duration redisTimeout) {
+    this.redisTimeout = redisTimeout;
   }
 
   public int getCapacity() {

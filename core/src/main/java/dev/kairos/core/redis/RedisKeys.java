@@ -163,6 +163,15 @@ public final class RedisKeys {
     return PREFIX + "{app:" + app + "}:cancels";
   }
 
+  /**
+   * HASH: the cluster-wide de-duplication window of one alarm key (fields {@code openedMs}, {@code
+   * suppressed}), see {@code alarm_window.lua}. Every alarm key shares the hash tag {@code
+   * {alarm}}: alarms are rare, and one slot keeps the script on one master.
+   */
+  public static String alarmWindow(String alarmKey) {
+    return PREFIX + "{alarm}:window:" + alarmKey;
+  }
+
   /** HASH: executor slot leases of one app, all under the app's own hash tag. */
   public static String slots(String app) {
     return PREFIX + "{app:" + app + "}:slots";

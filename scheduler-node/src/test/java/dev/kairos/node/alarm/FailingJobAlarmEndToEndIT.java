@@ -9,6 +9,8 @@ import ch.qos.logback.core.AppenderBase;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kairos.alarm.AlarmMetrics;
 import dev.kairos.alarm.AlarmService;
+import dev.kairos.alarm.AlarmWindow;
+import dev.kairos.alarm.RedisAlarmWindow;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -45,9 +47,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * Issue #8: a job failing every second, with no retry left, raises one alarm per de-duplication
  * window. The whole path is real: the node's scan, wheel and broker, an executor whose handler
- * throws, the lifecycle's reaction to each final FAIL, the node's AlarmService and two webhook
- * channels: {@code webhook-0} to a receiver this test starts, {@code webhook-1} to a port nobody
- * listens on, which must be retried, given up and logged without holding up {@code webhook-0}.
+ * throws, the lifecycle's reaction to each final FAIL, the node's AlarmService (its window in
+ * Redis, shared by the cluster) and two webhook channels: {@code webhook-0} to a receiver this test
+ * starts, {@code webhook-1} to a port nobody listens on, which must be retried, given up and logged
+ * without holding up {@code webhook-0}.
  */
 @RealInfra(redis = RedisMode.CLUSTER, zookeeper = ZkMode.STANDALONE, rocketMq = true)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -251,6 +254,12 @@ class FailingJobAlarmEndToEndIT {
     assertThat(suppressedTotal)
         .as("far more failures than deliveries: de-duplication held them back")
         .isGreaterThan(2L * delivered.size());
+    // The node's window is the cluster's (in Redis), and Redis decided every alarm.
+    assertThat(node.getBean(AlarmWindow.class)).isInstanceOf(RedisAlarmWindow.class);
+    assertThat(redis.sync().hget(RedisKeys.alarmWindow(key), "openedMs")).isNotNull();
+    for (String reason : List.of("timeout", "error", "interrupted")) {
+      assertThat(metrics.count("kairos.alarm.dedup.fallback", "reason", reason)).isZero();
+    }
   }
 
   @Test
