@@ -20,7 +20,9 @@
 --   CLAIMED | DISPATCHED otherwise      -> unchanged (nothing can end unstarted)     => NOT_STARTED
 --   final, same state, same executor    -> unchanged (a retried call)               => ALREADY
 --   final otherwise, this executor      -> field lateResult = state|endedMs|message  => LATE
---     (e.g. LOST by the lost-trigger monitor while this executor was paused)
+--     (e.g. LOST by the lost-trigger monitor while this executor was paused); once only: when
+--     lateResult is already there, unchanged and no event => LATE (the same run's result again:
+--     the scheduler's result consumer completes every result a second time, and retries)
 --   final, another executor             -> unchanged                                => NOT_OWNER
 --   record missing (expired after D, or lost in a failover) -> recreated final      => RECREATED
 -- Every write appends a TRIGGER_UPDATED event and keeps the record D past the change.
@@ -81,6 +83,9 @@ if executorFound ~= executor then
 end
 if state == final then
   return {'ALREADY', now, state}
+end
+if redis.call('HEXISTS', key, 'lateResult') == 1 then
+  return {'LATE', now, state}
 end
 redis.call('HSET', key, 'lateResult', final .. '|' .. now .. '|' .. message)
 redis.call('PEXPIREAT', key, math.max(fire + window, now + window))

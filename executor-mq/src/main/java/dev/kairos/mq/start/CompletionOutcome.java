@@ -16,7 +16,10 @@ public record CompletionOutcome(Kind kind, long endedMs, String stateFound) {
     RECREATED,
     /** The same final state was already recorded by this executor (a retried call). */
     ALREADY,
-    /** The trigger was already final (e.g. LOST); the result went to field lateResult only. */
+    /**
+     * The trigger was already final (e.g. LOST); the result went to field lateResult only, or was
+     * already there (a repeated completion of the same late result changes nothing).
+     */
     LATE,
     /** Another executor owns the trigger; nothing changed. */
     NOT_OWNER,

@@ -221,6 +221,26 @@ class TriggerRecordsIT {
   }
 
   @Test
+  void aLateResultIsRecordedOnceWhenItsCompletionIsRepeated() {
+    long fire = redisNowMs();
+    String id = dispatched(fire, "DISPATCHED");
+    records.claimStart(start(id, fire, "exec-1"));
+    redis.sync().hset(triggerKey(id), "state", "LOST"); // the lost-trigger monitor's verdict
+    assertThat(records.complete(id, job, fire, "exec-1", TriggerState.SUCCESS, "ok").kind())
+        .isEqualTo(Kind.LATE);
+    String first = redis.sync().hget(triggerKey(id), "lateResult");
+    // The scheduler's result consumer completes the same result again, as the same executor.
+    assertThat(records.complete(id, job, fire, "exec-1", TriggerState.SUCCESS, "ok").kind())
+        .isEqualTo(Kind.LATE);
+    Map<String, String> record = redis.sync().hgetall(triggerKey(id));
+    assertThat(record.get("state")).isEqualTo("LOST");
+    assertThat(record.get("lateResult")).isEqualTo(first);
+    assertThat(eventsOf(id).stream().filter(e -> "1".equals(e.get("late"))))
+        .as("late-result events")
+        .hasSize(1);
+  }
+
+  @Test
   void onlyDiscardedMayEndATriggerThatNeverStarted() {
     long fire = redisNowMs();
     String id = dispatched(fire, "DISPATCHED");
@@ -230,6 +250,16 @@ class TriggerRecordsIT {
         .isEqualTo(Kind.COMPLETED);
     assertThat(records.claimStart(start(id, fire, "exec-2")).kind())
         .isEqualTo(StartOutcome.Kind.DUPLICATE);
+  }
+
+  private List<Map<String, String>> eventsOf(String triggerId) {
+    return redis
+        .sync()
+        .xrange(RedisKeys.events(KEYS.shardOf(job)), io.lettuce.core.Range.create("-", "+"))
+        .stream()
+        .map(StreamMessage::getBody)
+        .filter(body -> triggerId.equals(body.get("triggerId")))
+        .toList();
   }
 
   private Map<String, String> lastEventOf(String triggerId) {
