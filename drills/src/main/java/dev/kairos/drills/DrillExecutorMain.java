@@ -17,6 +17,11 @@ import org.springframework.context.ConfigurableApplicationContext;
  * #STATS_EVERY_MS} ms it rewrites the stats file ({@code drills.stats-file}) with the executor's
  * counters, so the drill can read how many copies were reported DUPLICATE even after this process
  * is killed.
+ *
+ * <p>Also hosts {@link FirstAttemptSleeper} when started with {@code --}{@value
+ * FirstAttemptSleeper#ENABLED}{@code =true}. Arguments {@code --logging.*} (e.g. a logger's level)
+ * are also set as system properties: Boot configures logging before the arguments' property source
+ * is added.
  */
 public final class DrillExecutorMain {
 
@@ -32,11 +37,17 @@ public final class DrillExecutorMain {
         throw new IllegalArgumentException("expected --name=value, got " + arg);
       }
       properties.put(arg.substring(2, eq), arg.substring(eq + 1));
+      if (arg.startsWith("--logging.")) {
+        System.setProperty(arg.substring(2, eq), arg.substring(eq + 1));
+      }
     }
     // The test classpath holds the scheduler node too: start() keeps this context a plain
     // executor (no web server, no JPA), as the demo does when it shares a JVM with the node.
-    ConfigurableApplicationContext context =
-        DemoExecutorApplication.start(properties, StartRecorder.class);
+    Class<?>[] handlers =
+        Boolean.parseBoolean(String.valueOf(properties.get(FirstAttemptSleeper.ENABLED)))
+            ? new Class<?>[] {StartRecorder.class, FirstAttemptSleeper.class}
+            : new Class<?>[] {StartRecorder.class};
+    ConfigurableApplicationContext context = DemoExecutorApplication.start(properties, handlers);
     Runtime.getRuntime().addShutdownHook(new Thread(context::close, "drill-executor-shutdown"));
     Path stats = Path.of(context.getEnvironment().getRequiredProperty("drills.stats-file"));
     KairosExecutorLifecycle executor = context.getBean(KairosExecutorLifecycle.class);

@@ -48,14 +48,19 @@ public class StartRecorder implements DisposableBean {
 
   @KairosJob(HANDLER)
   public String record(JobContext context) throws IOException {
-    String line = context.triggerId() + " " + System.currentTimeMillis() + " " + instanceId + "\n";
+    started(context.triggerId());
+    return "recorded";
+  }
+
+  /** Appends the start line of {@code triggerId}; other drill handlers record their starts here. */
+  public void started(String triggerId) throws IOException {
+    String line = triggerId + " " + System.currentTimeMillis() + " " + instanceId + "\n";
     ByteBuffer bytes = ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8));
     synchronized (channel) {
       while (bytes.hasRemaining()) {
         channel.write(bytes);
       }
     }
-    return "recorded";
   }
 
   @Override
