@@ -17,6 +17,7 @@ final class LifecycleMetrics {
   final Counter alarms;
   final Counter claimed;
   final Counter loopErrors;
+  final Counter indexedTriggers;
 
   LifecycleMetrics(MeterRegistry registry) {
     finalEvents =
@@ -56,6 +57,11 @@ final class LifecycleMetrics {
             registry,
             "kairos.lifecycle.loop.errors",
             "rounds that failed (Redis unavailable); the worker keeps running");
+    indexedTriggers =
+        counter(
+            registry,
+            "kairos.lifecycle.triggers.indexed",
+            "new triggers written to their job's recent-trigger index");
   }
 
   private static Counter counter(MeterRegistry registry, String name, String description) {

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brings every trigger's end to its consequences: retries, child-job triggers, the FIXED_DELAY
- * re-arm and the final-failure alarm ({@link LifecyclePolicy}).
+ * re-arm and the final-failure alarm ({@link LifecyclePolicy}); and indexes every new trigger in
+ * its job's recent-trigger index ({@link JobTriggerIndexer}).
  *
  * <p>Every node runs one worker, a consumer of the group {@code kairos-lifecycle} on every shard's
  * events stream, so the group spreads the work and a node's death costs nothing: its unacknowledged
@@ -60,6 +61,7 @@ public final class LifecycleWorker implements AutoCloseable {
   private final LifecycleConfig config;
   private final LifecycleMetrics metrics;
   private final ShardReactor reactor;
+  private final JobTriggerIndexer indexer;
   private final Consumer<String> me;
   private volatile Thread thread;
 
@@ -90,6 +92,8 @@ public final class LifecycleWorker implements AutoCloseable {
             clock,
             metrics,
             config.redisTimeout());
+    this.indexer =
+        new JobTriggerIndexer(redis, config.triggerIndexSize(), config.triggerRetention(), metrics);
     this.me = Consumer.from(config.group(), config.consumer());
     this.readOwnPending = new boolean[keys.shards()];
     this.nextClaimAtNanos = System.nanoTime(); // the first round looks for idle entries
@@ -188,7 +192,10 @@ public final class LifecycleWorker implements AutoCloseable {
         }
         continue;
       }
+      // Sent first so that its writes travel with the reactor's reads.
+      CompletableFuture<Integer> indexed = indexer.index(s, messages);
       reactor.react(s, messages);
+      awaitIndexed(s, indexed);
       // Safety: acknowledge only after every reaction is written; a crash before replays them.
       redis
           .sync()
@@ -217,6 +224,18 @@ public final class LifecycleWorker implements AutoCloseable {
         return List.of();
       }
       throw new IllegalStateException("cannot read shard " + shard + " events", cause);
+    }
+  }
+
+  private void awaitIndexed(int shard, CompletableFuture<Integer> indexed) {
+    try {
+      indexed.get(config.redisTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted indexing shard " + shard + " triggers", e);
+    } catch (Exception e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new IllegalStateException("cannot index shard " + shard + " triggers", cause);
     }
   }
 

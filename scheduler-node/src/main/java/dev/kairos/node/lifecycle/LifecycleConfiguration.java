@@ -7,6 +7,7 @@ import dev.kairos.core.store.AdhocTriggers;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.lifecycle.LifecycleWorker;
 import dev.kairos.lifecycle.LoggingAlarmSink;
+import dev.kairos.node.cluster.TimingParameters;
 import dev.kairos.node.system.NodeIdentity;
 import dev.kairos.node.system.redis.RedisConnectionProperties;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,8 +20,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The node's lifecycle worker ({@code kairos.lifecycle.enabled}): retries, FIXED_DELAY re-arm,
- * child jobs and final-failure alarms. Alarms go to the application's {@link AlarmSink} (the alarm
- * module's, when it is on the classpath), else to the log.
+ * child jobs, final-failure alarms and the jobs' recent-trigger indexes. Alarms go to the
+ * application's {@link AlarmSink} (the alarm module's, when it is on the classpath), else to the
+ * log.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(LifecycleProperties.class)
@@ -37,6 +39,7 @@ class LifecycleConfiguration {
       ClusterClock clock,
       NodeIdentity node,
       RedisConnectionProperties redisProperties,
+      TimingParameters timing,
       LifecycleProperties properties,
       MeterRegistry meters) {
     return new LifecycleWorker(
@@ -45,7 +48,7 @@ class LifecycleConfiguration {
         adhoc,
         alarms.getIfAvailable(LoggingAlarmSink::new),
         clock,
-        properties.toConfig(node.name(), redisProperties.getTimeout()),
+        properties.toConfig(node.name(), redisProperties.getTimeout(), timing.dedupWindow()),
         meters);
   }
 }
