@@ -14,11 +14,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -77,9 +75,6 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   private final ThreadPoolExecutor ackExecutor;
   private final ScheduledExecutorService loops;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
-
-  /** Trigger ids handed to a dispatch task whose take has not returned: reconcile skips them. */
-  private final Set<String> taking = ConcurrentHashMap.newKeySet();
 
   public NodeFirePath(
       NodeWheelStore store,
@@ -200,7 +195,9 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   }
 
   /**
-   * Re-reads the persisted wheel up to now + pre-read and adds what memory lacks.
+   * Re-reads the persisted wheel up to now + pre-read and adds what memory lacks. An entry the
+   * ticker has handed out to a dispatch task that has not taken it yet is not lacking: it waits in
+   * the dispatch queue (adding it again would queue the whole backlog once more every pass).
    *
    * @return how many entries were added
    */
@@ -210,7 +207,7 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
         store.loadWheel(now + settings.preRead().toMillis(), FirePathSettings.PER_SHARD_LIMIT);
     int added = 0;
     for (dev.kairos.coordinator.wheel.WheelEntry entry : persisted) {
-      if (!wheel.contains(entry.triggerId()) && !taking.contains(entry.triggerId())) {
+      if (!wheel.contains(entry.triggerId()) && !ticker.isHandedOut(entry.triggerId())) {
         ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
         added++;
       }
@@ -240,31 +237,27 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   private void fire(List<WheelEntry<Integer>> batch) {
     // Per shard, the latest fire time of this batch: the take moves only entries up to it, so
     // concurrent batches of one instant split the work instead of the first taking everything.
+    // The ticker keeps the batch marked handed-out until this returns: reconcile skips it.
     Map<Integer, Long> upTo = new TreeMap<>();
     for (WheelEntry<Integer> entry : batch) {
       upTo.merge(entry.payload(), entry.fireMs(), Math::max);
-      taking.add(entry.triggerId());
     }
-    try {
-      long now = clock.nowMs();
-      List<Integer> order = new ArrayList<>(upTo.keySet());
-      List<CompletableFuture<TakeResult>> takes = new ArrayList<>(order.size());
-      for (int shard : order) {
-        // Safety: never above cluster time, so nothing is taken (and sent) before it is due.
-        long bound = Math.min(upTo.get(shard), now);
-        takes.add(
-            store
-                .takeDueAsync(shard, bound, FirePathSettings.PER_SHARD_LIMIT, now)
-                .toCompletableFuture());
+    long now = clock.nowMs();
+    List<Integer> order = new ArrayList<>(upTo.keySet());
+    List<CompletableFuture<TakeResult>> takes = new ArrayList<>(order.size());
+    for (int shard : order) {
+      // Safety: never above cluster time, so nothing is taken (and sent) before it is due.
+      long bound = Math.min(upTo.get(shard), now);
+      takes.add(
+          store
+              .takeDueAsync(shard, bound, FirePathSettings.PER_SHARD_LIMIT, now)
+              .toCompletableFuture());
+    }
+    for (int i = 0; i < takes.size(); i++) {
+      TakeResult taken = await(takes.get(i), order.get(i));
+      if (taken != null) {
+        dispatcher.dispatchAll(taken.due());
       }
-      for (int i = 0; i < takes.size(); i++) {
-        TakeResult taken = await(takes.get(i), order.get(i));
-        if (taken != null) {
-          dispatcher.dispatchAll(taken.due());
-        }
-      }
-    } finally {
-      batch.forEach(e -> taking.remove(e.triggerId()));
     }
   }
 

@@ -3,8 +3,10 @@ package dev.kairos.node.wheel;
 import dev.kairos.core.time.KairosClock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An entry is never handed out before the clock says its fire time has come. Losing one in
  * memory (a rejected batch, a consumer failure) is logged and counted; the persisted wheel in Redis
- * still holds it and the reconcile loop adds it back.
+ * still holds it and the reconcile loop adds it back. An entry handed out but whose consumer call
+ * has not returned yet ({@link #isHandedOut}) is still in the persisted wheel too, waiting in the
+ * executor's queue: the reconcile loop must not add that one again, or under load every pass would
+ * queue the whole backlog once more and the queue would only grow.
  */
 public final class WheelTicker<P> implements AutoCloseable {
 
@@ -59,6 +64,13 @@ public final class WheelTicker<P> implements AutoCloseable {
   private final LongAdder dispatched = new LongAdder();
   private final LongAdder loopErrors = new LongAdder();
   private final LongAdder dispatchErrors = new LongAdder();
+  private final LongAdder rejectedBatches = new LongAdder();
+
+  /**
+   * Trigger ids handed to the dispatch executor whose consumer call has not returned, with how many
+   * hand-offs of each are outstanding (an id can be handed out again meanwhile, e.g. re-sent).
+   */
+  private final Map<String, Integer> handedOut = new ConcurrentHashMap<>();
 
   /**
    * @param name the ticker thread's name
@@ -123,6 +135,20 @@ public final class WheelTicker<P> implements AutoCloseable {
   /** Makes the ticker re-read the clock now, e.g. after the cluster clock offset changed. */
   public void wakeUp() {
     LockSupport.unpark(thread);
+  }
+
+  /**
+   * Whether {@code triggerId} was handed to the dispatch executor and its consumer call has not
+   * returned: queued or running. Such an entry may still be in the persisted wheel (its consumer
+   * has not taken it yet); a reconcile must not add it again.
+   */
+  public boolean isHandedOut(String triggerId) {
+    return handedOut.containsKey(triggerId);
+  }
+
+  /** Entries handed out whose consumer call has not returned. */
+  public int handedOutCount() {
+    return handedOut.size();
   }
 
   /** Fire time the ticker last parked for ({@code Long.MAX_VALUE}: nothing pending); for tests. */
@@ -208,15 +234,24 @@ public final class WheelTicker<P> implements AutoCloseable {
   private void dispatch(List<WheelEntry<P>> due) {
     for (int from = 0; from < due.size(); from += batchSize) {
       List<WheelEntry<P>> batch = due.subList(from, Math.min(due.size(), from + batchSize));
+      // Safety: marked before the hand-off, so a reconcile never sees an entry that is neither in
+      // the wheel nor marked while it waits in the executor's queue.
+      batch.forEach(e -> handedOut.merge(e.triggerId(), 1, Integer::sum));
       try {
         dispatchExecutor.execute(() -> deliver(batch));
       } catch (RejectedExecutionException e) {
+        release(batch);
         dispatchErrors.increment();
-        log.error(
-            "Dispatch executor refused {} due entries (first {}); the reconcile loop re-reads them"
-                + " from the persisted wheel",
-            batch.size(),
-            batch.get(0).triggerId());
+        rejectedBatches.increment();
+        long count = rejectedBatches.sum();
+        if (Long.bitCount(count) == 1) { // 1st, 2nd, 4th, 8th... refusal: visible, not a flood
+          log.error(
+              "Dispatch executor refused {} due entries (first {}; {} refused batches so far);"
+                  + " the reconcile loop re-reads them from the persisted wheel",
+              batch.size(),
+              batch.get(0).triggerId(),
+              count);
+        }
       }
     }
   }
@@ -232,6 +267,12 @@ public final class WheelTicker<P> implements AutoCloseable {
           batch.size(),
           batch.get(0).triggerId(),
           e);
+    } finally {
+      release(batch);
     }
+  }
+
+  private void release(List<WheelEntry<P>> batch) {
+    batch.forEach(e -> handedOut.computeIfPresent(e.triggerId(), (id, n) -> n == 1 ? null : n - 1));
   }
 }

@@ -296,6 +296,82 @@ class WheelTickerTest {
     assertThatThrownBy(ticker::start).isInstanceOf(IllegalStateException.class);
   }
 
+  @Test
+  void anEntryWaitingInTheDispatchQueueStaysHandedOutUntilItsConsumerReturns() throws Exception {
+    // One dispatch thread, busy: the entry's batch waits in the queue, as under load. A reconcile
+    // that re-added every due entry it finds in Redis but not in the wheel would queue it again.
+    ExecutorService single = Executors.newSingleThreadExecutor();
+    java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch consuming = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
+    try {
+      single.execute(
+          () -> {
+            try {
+              busy.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      SettableClock clock = new SettableClock(1_000);
+      WheelTicker<String> ticker =
+          new WheelTicker<>(
+              "test-wheel-ticker",
+              new TimingWheel<>(clock.nowMs(), 100),
+              clock,
+              single,
+              256,
+              Duration.ofHours(1),
+              batch -> {
+                consuming.countDown();
+                try {
+                  finish.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      tickers.add(ticker);
+      ticker.start();
+
+      assertThat(ticker.add(entry("queued", 1_000))).isEqualTo(TimingWheel.AddResult.DUE);
+      assertThat(ticker.isHandedOut("queued")).as("waiting in the dispatch queue").isTrue();
+      busy.countDown();
+      assertThat(consuming.await(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(ticker.isHandedOut("queued")).as("its consumer is running").isTrue();
+      finish.countDown();
+      await("consumer returned", () -> !ticker.isHandedOut("queued"));
+      assertThat(ticker.handedOutCount()).isZero();
+      assertThat(ticker.dispatchedCount()).isEqualTo(1);
+    } finally {
+      busy.countDown();
+      finish.countDown();
+      single.shutdownNow();
+    }
+  }
+
+  @Test
+  void aRefusedBatchIsNotHandedOutSoTheReconcileCanAddItBack() {
+    SettableClock clock = new SettableClock(1_000);
+    WheelTicker<String> ticker =
+        new WheelTicker<>(
+            "test-wheel-ticker",
+            new TimingWheel<>(clock.nowMs(), 100),
+            clock,
+            r -> {
+              throw new java.util.concurrent.RejectedExecutionException("queue full");
+            },
+            256,
+            Duration.ofHours(1),
+            batch -> {});
+    tickers.add(ticker);
+
+    assertThat(ticker.add(entry("refused", 1_000))).isEqualTo(TimingWheel.AddResult.DUE);
+    assertThat(ticker.add(entry("refused", 1_000))).isEqualTo(TimingWheel.AddResult.DUE);
+
+    assertThat(ticker.isHandedOut("refused")).isFalse();
+    assertThat(ticker.dispatchErrorCount()).isEqualTo(2);
+  }
+
   /** The same timers on a JDK scheduler, so a busy machine's numbers can be read in context. */
   private static String stpeBaseline(int count) throws InterruptedException {
     java.util.concurrent.ScheduledThreadPoolExecutor stpe =
