@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +41,9 @@ abstract class DrillBase {
   // Five JVMs boot at once; on a loaded 2-core machine one Spring Boot start took over 70 s.
   static final Duration START_DEADLINE = Duration.ofSeconds(240);
   static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(30);
+
+  /** Until the leader has claimed a first fire of every new job (see startCluster). */
+  static final Duration STEADY_DEADLINE = Duration.ofSeconds(60);
 
   /** The ledger waits while starts of the window keep coming, up to the cap (see awaitStarts). */
   static final Duration STARTS_STALL = Duration.ofSeconds(20);
@@ -82,14 +86,23 @@ abstract class DrillBase {
       cluster.awaitExecutorSlot(executor, START_DEADLINE);
     }
     ledger = new StartLedger(redis, keys);
+    long created = System.currentTimeMillis();
     jobs = DrillJobs.create(new JobStore(redis, keys, System::currentTimeMillis), id, "job", JOBS);
+    // Steady before any window opens: every job has been claimed once, so the first pass's burst
+    // (each job's whole pre-read window) is behind the leader.
+    Polling.until(
+        STEADY_DEADLINE,
+        "the leader claims a first fire of every drill job",
+        () -> jobs.unclaimed(redis, keys).isEmpty());
     log.info(
-        "drill {}: {} nodes up, {} leads, {} executors hold slots, {} jobs created",
+        "drill {}: {} nodes up, {} leads, {} executors hold slots, {} jobs created and all claimed"
+            + " {} ms after their creation began",
         id,
         NODES,
         leader.name(),
         EXECUTORS,
-        JOBS);
+        JOBS,
+        System.currentTimeMillis() - created);
   }
 
   @AfterAll
@@ -167,9 +180,20 @@ abstract class DrillBase {
         ledger.dispatchLateness(jobs.expectedTriggerIds(from, to)));
   }
 
-  /** Sum of a Prometheus counter over {@code nodes}. */
+  /**
+   * Sum of a Prometheus counter over {@code nodes}; a node that does not answer in time (starved,
+   * not a fault of the drill) is asked again until {@link #TAKEOVER_DEADLINE}.
+   */
   static double sum(List<DrillNode> nodes, String metric) {
-    return nodes.stream().mapToDouble(n -> n.probe().metric(metric)).sum();
+    double sum = 0;
+    for (DrillNode node : nodes) {
+      sum +=
+          Polling.value(
+              TAKEOVER_DEADLINE,
+              node.name() + " answers " + metric,
+              () -> Optional.of(node.probe().metric(metric)));
+    }
+    return sum;
   }
 
   /** The observation window grows by {@code duration}: the workload runs by itself meanwhile. */
