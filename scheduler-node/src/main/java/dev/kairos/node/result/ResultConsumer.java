@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.ServiceState;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
@@ -87,6 +88,20 @@ public final class ResultConsumer implements AutoCloseable {
     } catch (MQClientException e) {
       close();
       throw new KairosException("cannot start the result consumer: " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      // The client throws after it is already running when the first route lookup fails (no
+      // reachable NameServer). A node must start without one, like its fire path: the client's own
+      // route refresh and rebalance (every 20-30 s) take the queues once the NameServer answers.
+      if (consumer.getDefaultMQPushConsumerImpl().getServiceState() != ServiceState.RUNNING) {
+        close();
+        throw new KairosException("cannot start the result consumer: " + e.getMessage(), e);
+      }
+      log.warn(
+          "result consumer started without a route to {} ({}); it subscribes once the NameServer"
+              + " answers",
+          TopicNames.RESULTS,
+          e.getMessage());
+      return;
     }
     log.info(
         "result consumer started (group {}, topic {})",

@@ -268,7 +268,10 @@ class NodeRebuildIT {
     // PostgreSQL equals Redis: every trigger with its state and dispatch time.
     Map<String, String[]> inRedis = new HashMap<>();
     for (String id : ids) {
-      for (Map<String, String> t : triggersByFire(id, createdMs, disabledMs + 10_000).values()) {
+      // From a second before createdMs: the node fires on cluster time (Redis TIME), which may be
+      // behind this JVM's wall clock, so a job's first fire can precede createdMs.
+      for (Map<String, String> t :
+          triggersByFire(id, createdMs - 1_000, disabledMs + 10_000).values()) {
         inRedis.put(
             t.get(TriggerFields.ID),
             new String[] {t.get(TriggerFields.STATE), t.get(TriggerFields.DISPATCHED_MS)});
