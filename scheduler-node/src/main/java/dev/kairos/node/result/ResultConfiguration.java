@@ -59,9 +59,35 @@ class ResultConfiguration {
             node.name(),
             properties.getConsumerThreads(),
             properties.getWriteTimeout());
-    consumer.start();
+    startInBackground(consumer);
     topicAdmin.ifAvailable(admin -> ensureResultsTopic(admin, fire.getTopicTimeout()));
     return consumer;
+  }
+
+  /**
+   * A node starts without a reachable NameServer (its fire path copes), so the consumer starts on
+   * its own thread; if the broker is unreachable then, this node consumes no results until it
+   * restarts. Nothing is lost meanwhile: executors write their trigger records themselves, this
+   * consumer only repairs records whose write failed, and the other nodes' consumers share the
+   * group.
+   */
+  private static void startInBackground(ResultConsumer consumer) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                consumer.start();
+              } catch (RuntimeException e) {
+                log.warn(
+                    "result consumer not started ({}); this node consumes no results until it"
+                        + " restarts, other nodes and the executors' own writes complete records",
+                    e.toString());
+                consumer.close();
+              }
+            },
+            "kairos-results-start");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /**
