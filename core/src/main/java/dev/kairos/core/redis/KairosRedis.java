@@ -9,6 +9,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
@@ -50,7 +51,12 @@ public final class KairosRedis implements AutoCloseable {
     if (uris.isEmpty()) {
       throw new IllegalArgumentException("at least one Redis URI is required");
     }
-    ClientResources resources = DefaultClientResources.create();
+    // Lettuce records every command's latency in a histogram by default; on the fire path that is
+    // a measurable share of the event loop's CPU, and Kairos exports its own timers instead.
+    ClientResources resources =
+        DefaultClientResources.builder()
+            .commandLatencyRecorder(CommandLatencyRecorder.disabled())
+            .build();
     if (!clusterMode) {
       RedisURI uri = RedisURI.create(uris.get(0));
       uri.setTimeout(timeout);
