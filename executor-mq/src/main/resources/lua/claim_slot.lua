@@ -1,7 +1,8 @@
 -- claim_slot: give an executor instance the lowest free slot of its app.
 --
 -- KEYS[1]  the app's slot HASH (kairos:{app:<name>}:slots); field = slot index, value = lease JSON
---          {instanceId, host, handlers[], slot, lastRenewalMs, expiresMs, busy}
+--          {instanceId, host, handlers[], slot, lastRenewalMs, expiresMs, busy, progress{}}
+--          progress = handler -> received-through time in epoch ms (see renew_slot.lua)
 -- ARGV[1]  instance id of the caller
 -- ARGV[2]  slot count Q: slots are 0..Q-1
 -- ARGV[3]  lease TTL in ms
@@ -11,6 +12,10 @@
 -- A slot is free when its field is absent, unreadable, or expired by this server's TIME, so the
 -- expiry is judged on one clock. An instance that already holds a live slot gets the same slot
 -- back (a retried call after a lost reply must not take a second slot).
+--
+-- A new lease says "received nothing yet" (progress 0 for every handler), not "unknown": the
+-- lost-trigger monitor then treats what waits in the slot's queue as backlog rather than as lost,
+-- which matters most when a new instance takes over a dead one's queue.
 --
 -- Returns {slot, nowMs, expiresMs}; {-1, nowMs, 0} when all Q slots are held.
 redis.replicate_commands()
@@ -45,14 +50,20 @@ if free < 0 then
   return {-1, now, 0}
 end
 
+local handlers = cjson.decode(ARGV[5])
+local progress = {}
+for _, handler in ipairs(handlers) do
+  progress[handler] = 0
+end
 local lease = {
   instanceId = instance,
   host = ARGV[4],
-  handlers = cjson.decode(ARGV[5]),
+  handlers = handlers,
   slot = free,
   lastRenewalMs = now,
   expiresMs = now + ttl,
-  busy = false
+  busy = false,
+  progress = progress
 }
 redis.call('HSET', key, tostring(free), cjson.encode(lease))
 return {free, now, now + ttl}

@@ -5,6 +5,10 @@
 -- ARGV[2]  instance id of the caller
 -- ARGV[3]  lease TTL in ms
 -- ARGV[4]  busy flag of the caller: "1" or "0" (read by the BUSYOVER router)
+-- ARGV[5]  receive progress of the caller, a JSON object handler -> epoch ms: every message sent to
+--          this slot's queue of the handler's topic before that time has been received (read by
+--          the lost-trigger monitor to tell a backlog from a lost message). Replaces the stored
+--          one; absent or unreadable leaves the stored one alone.
 --
 -- A lease renews only while it is held by the caller and not yet expired by this server's TIME:
 -- once expired, another instance may already have been routed around it or be claiming it, so the
@@ -33,5 +37,11 @@ end
 lease.lastRenewalMs = now
 lease.expiresMs = now + ttl
 lease.busy = ARGV[4] == '1'
+if ARGV[5] and ARGV[5] ~= '' then
+  local decoded, progress = pcall(cjson.decode, ARGV[5])
+  if decoded and type(progress) == 'table' then
+    lease.progress = progress -- an empty object comes back as {} (cjson cannot tell {} from [])
+  end
+end
 redis.call('HSET', key, field, cjson.encode(lease))
 return {1, now, now + ttl}

@@ -19,6 +19,7 @@ import dev.kairos.mq.start.StartRequest;
 import dev.kairos.mq.start.TriggerRecords;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * An executor instance: leases a slot of its app, consumes that slot's queue of every hosted
  * handler topic with one lite-pull consumer ({@code assign()}, manual offsets), claims each
  * trigger's start in Redis as the handler starts, applies the job's block strategy and timeout,
- * records the end in Redis and publishes the result on {@link TopicNames#RESULTS}.
+ * records the end in Redis and publishes the result on {@link TopicNames#RESULTS}. Its lease
+ * carries how far each handler's queue has been received ({@link ReceiveProgress}), so the
+ * scheduler does not re-send what is only waiting in a backlog.
  *
  * <p>Threads: one poll thread (the only one touching the consumer), a bounded pool of worker
  * threads running handlers, one timer thread for timeouts, the lease's renewal thread.
@@ -72,6 +75,7 @@ public final class KairosExecutor implements AutoCloseable {
   private volatile DefaultLitePullConsumer consumer;
   private volatile OffsetTracker offsets = new OffsetTracker();
   private volatile Set<MessageQueue> assigned = Set.of();
+  private volatile ReceiveProgress progress = new ReceiveProgress(Map.of(), (h, ms) -> {});
   private volatile AtomicBoolean consumerStopped = new AtomicBoolean();
 
   /** Runs that started on this instance and have not ended, by trigger id (for cancels). */
@@ -148,16 +152,17 @@ public final class KairosExecutor implements AutoCloseable {
     next.setPullBatchSize(32);
     next.start();
     try {
-      List<MessageQueue> mine = new ArrayList<>();
+      Map<MessageQueue, String> mine = new HashMap<>();
       for (String handler : settings.lease().handlers()) {
         String topic = TopicNames.handlerTopic(settings.lease().app(), handler);
-        mine.add(SlotQueueSelector.queueOf(next.fetchMessageQueues(topic), held.slot()));
+        mine.put(SlotQueueSelector.queueOf(next.fetchMessageQueues(topic), held.slot()), handler);
       }
-      next.assign(mine);
+      next.assign(new ArrayList<>(mine.keySet()));
       // Safety: the tracker and the queue set change before the lease, so a worker that sees the
       // new lease also sees the new queues and never starts a delivery of the old slot's queue.
       offsets = new OffsetTracker();
-      assigned = Set.copyOf(mine);
+      assigned = Set.copyOf(mine.keySet());
+      progress = new ReceiveProgress(mine, held::receivedThrough);
       consumerStopped = new AtomicBoolean();
       consumer = next;
       lease = held;
@@ -238,6 +243,14 @@ public final class KairosExecutor implements AutoCloseable {
     return lifecycle.isStarted() && lease != null && lease.isValid() && !consumerStopped.get();
   }
 
+  /**
+   * Deliveries received from the slot's queues that have neither started nor been reported: what
+   * stops polling at {@link ExecutorSettings#maxInFlight()}. Package-private, for tests.
+   */
+  int unstartedDeliveries() {
+    return offsets.pendingCount();
+  }
+
   /** Counters of the whole instance since it was created. */
   public ExecutorStats stats() {
     return counters.total();
@@ -287,10 +300,12 @@ public final class KairosExecutor implements AutoCloseable {
           Thread.sleep(20);
           continue;
         }
+        long pollStartedMs = System.currentTimeMillis();
         List<MessageExt> messages = consumer.poll(settings.pollTimeout().toMillis());
         for (MessageExt message : messages) {
           accept(message);
         }
+        progress.polled(pollStartedMs, messages);
         commit();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

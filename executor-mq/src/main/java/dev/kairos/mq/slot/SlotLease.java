@@ -3,6 +3,8 @@ package dev.kairos.mq.slot;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.mq.Lifecycle;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +31,7 @@ public final class SlotLease implements AutoCloseable {
   private final Lifecycle lifecycle = new Lifecycle("SlotLease");
   private final AtomicLong renewals = new AtomicLong();
   private final AtomicLong renewalFailures = new AtomicLong();
+  private final Map<String, Long> progress = new ConcurrentHashMap<>();
   private volatile boolean busy;
   private volatile boolean lost;
   private volatile int slot = -1;
@@ -42,6 +45,8 @@ public final class SlotLease implements AutoCloseable {
     this.config = config;
     this.scripts = new SlotScripts(redis);
     this.deadline = new LeaseDeadline(nanoTime, config.trustedWindow().toNanos());
+    // As the claim script writes it: nothing received yet, which is known, unlike a missing entry.
+    config.handlers().forEach(h -> progress.put(h, 0L));
   }
 
   /**
@@ -98,7 +103,8 @@ public final class SlotLease implements AutoCloseable {
     long started = deadline.attemptStarted();
     try {
       SlotScripts.Answer answer =
-          scripts.renew(config.app(), slot, config.instanceId(), config.ttl(), busy);
+          scripts.renew(
+              config.app(), slot, config.instanceId(), config.ttl(), busy, Map.copyOf(progress));
       if (answer.ok()) {
         deadline.confirmed(started);
         renewals.incrementAndGet();
@@ -153,6 +159,25 @@ public final class SlotLease implements AutoCloseable {
   /** Published with the next renewal, for BUSYOVER routing. */
   public void setBusy(boolean busy) {
     this.busy = busy;
+  }
+
+  /**
+   * Records that every message sent to this slot's queue of {@code handler}'s topic before {@code
+   * epochMs} has been received; published with the next renewal (it never moves back). The lost-
+   * trigger monitor re-sends a trigger that has not started only once this has passed its dispatch
+   * time, so a trigger that is merely waiting in the queue is not sent again. Thread-safe.
+   *
+   * @throws IllegalArgumentException for a handler this lease does not host
+   */
+  public void receivedThrough(String handler, long epochMs) {
+    if (progress.computeIfPresent(handler, (h, ms) -> Math.max(ms, epochMs)) == null) {
+      throw new IllegalArgumentException("handler " + handler + " is not hosted by this lease");
+    }
+  }
+
+  /** The received-through time per hosted handler, as the next renewal publishes it. */
+  public Map<String, Long> progress() {
+    return Map.copyOf(progress);
   }
 
   /** Trust left before the local deadline. */

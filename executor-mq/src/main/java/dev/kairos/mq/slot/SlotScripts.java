@@ -10,7 +10,9 @@ import dev.kairos.core.redis.RedisKeys;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The slot lease scripts and the lease JSON they store; one instance per process is enough. */
 final class SlotScripts {
@@ -46,7 +48,16 @@ final class SlotScripts {
     return new Answer(slot >= 0, slot, (Long) reply.get(1), (Long) reply.get(2));
   }
 
-  Answer renew(String app, int slot, String instanceId, Duration ttl, boolean busy) {
+  /**
+   * @param progress the received-through time per hosted handler, written into the lease as is
+   */
+  Answer renew(
+      String app,
+      int slot,
+      String instanceId,
+      Duration ttl,
+      boolean busy,
+      Map<String, Long> progress) {
     List<Object> reply =
         renew.eval(
             redis.sync(),
@@ -55,7 +66,8 @@ final class SlotScripts {
             Integer.toString(slot),
             instanceId,
             Long.toString(ttl.toMillis()),
-            busy ? "1" : "0");
+            busy ? "1" : "0",
+            json(progress));
     return new Answer((Long) reply.get(0) == 1L, slot, (Long) reply.get(1), (Long) reply.get(2));
   }
 
@@ -89,6 +101,13 @@ final class SlotScripts {
       List<String> handlers = new ArrayList<>();
       // Redis's cjson writes an empty array as {}; both mean "no handlers".
       node.path("handlers").forEach(h -> handlers.add(h.asText()));
+      // Absent (an older executor) and cjson's {} for an empty table both give no entries.
+      Map<String, Long> progress = new HashMap<>();
+      for (Map.Entry<String, JsonNode> e : node.path("progress").properties()) {
+        if (e.getValue().isNumber()) {
+          progress.put(e.getKey(), e.getValue().asLong());
+        }
+      }
       return new SlotInfo(
           node.path("instanceId").asText(),
           node.path("host").asText(),
@@ -96,17 +115,18 @@ final class SlotScripts {
           node.path("slot").asInt(-1),
           node.path("lastRenewalMs").asLong(),
           node.path("expiresMs").asLong(),
-          node.path("busy").asBoolean());
+          node.path("busy").asBoolean(),
+          progress);
     } catch (JsonProcessingException e) {
       throw new KairosException("unreadable slot lease: " + json, e);
     }
   }
 
-  private static String json(List<String> handlers) {
+  private static String json(Object value) {
     try {
-      return JSON.writeValueAsString(handlers);
+      return JSON.writeValueAsString(value);
     } catch (JsonProcessingException e) {
-      throw new KairosException("cannot encode handlers " + handlers, e);
+      throw new KairosException("cannot encode " + value, e);
     }
   }
 }

@@ -11,6 +11,7 @@ import dev.kairos.devinfra.RedisMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -134,9 +135,10 @@ class SlotLeaseIT {
   @Test
   void renewalByTheWrongInstanceFails() {
     SlotLease owner = started("owner", 2);
-    assertThat(scripts.renew(app, owner.slot(), "intruder", SHORT_TTL, false).ok()).isFalse();
+    assertThat(scripts.renew(app, owner.slot(), "intruder", SHORT_TTL, false, Map.of()).ok())
+        .isFalse();
     assertThat(scripts.release(app, owner.slot(), "intruder")).isFalse();
-    assertThat(scripts.renew(app, owner.slot(), "owner", SHORT_TTL, false).ok()).isTrue();
+    assertThat(scripts.renew(app, owner.slot(), "owner", SHORT_TTL, false, Map.of()).ok()).isTrue();
     assertThat(registry.liveSlots(app)).extracting(SlotInfo::instanceId).containsExactly("owner");
   }
 
@@ -164,6 +166,45 @@ class SlotLeaseIT {
     lease.setBusy(true);
     await(
         "busy in the registry", Duration.ofSeconds(5), () -> registry.liveSlots(app).get(0).busy());
+  }
+
+  @Test
+  void receiveProgressStartsAtZeroAndReachesTheRegistryWithTheNextRenewal() throws Exception {
+    SlotLease lease = started("a", 2);
+    // Claimed: "received nothing yet" for every handler, which is known, unlike a missing entry.
+    assertThat(registry.liveSlots(app).get(0).progress()).isEqualTo(Map.of("h1", 0L, "h2", 0L));
+
+    lease.receivedThrough("h1", 1_700_000_000_123L);
+    lease.receivedThrough("h1", 1_700_000_000_000L); // an older time never moves it back
+
+    await(
+        "progress in the registry",
+        Duration.ofSeconds(5),
+        () -> registry.liveSlots(app).get(0).receivedThrough("h1").orElse(0) == 1_700_000_000_123L);
+    assertThat(registry.liveSlots(app).get(0).receivedThrough("h2")).hasValue(0L);
+    assertThatThrownBy(() -> lease.receivedThrough("other", 1))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void progressSurvivesRedisCjsonExactlyAndAnEmptyOneReadsAsNone() {
+    SlotScripts.Answer claim = scripts.claim(app, "x", 2, SHORT_TTL, "h", List.of("h1"));
+    String field = Integer.toString(claim.slot());
+
+    scripts.renew(app, claim.slot(), "x", SHORT_TTL, false, Map.of());
+    // cjson encodes the empty table as {}; it must read as "no progress", not fail the lease.
+    assertThat(redis.sync().hget(RedisKeys.slots(app), field)).contains("\"progress\":{}");
+    assertThat(registry.liveSlots(app))
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.progress()).isEmpty();
+              assertThat(s.hosts("h1")).isTrue();
+            });
+
+    // Epoch ms has 13 digits: inside cjson's 14 significant digits, so no rounding.
+    scripts.renew(app, claim.slot(), "x", SHORT_TTL, false, Map.of("h1", 1_700_000_000_123L));
+    assertThat(registry.liveSlots(app).get(0).receivedThrough("h1")).hasValue(1_700_000_000_123L);
   }
 
   @Test
