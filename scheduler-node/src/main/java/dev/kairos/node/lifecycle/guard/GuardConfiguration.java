@@ -14,6 +14,8 @@ import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.rocketmq.RocketMqProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -79,19 +81,15 @@ class GuardConfiguration {
       RocketMqProperties rocketmq,
       RedisConnectionProperties redisProperties,
       MeterRegistry meters) {
-    if (properties.getStartTimeout().compareTo(timing.dedupWindow()) >= 0) {
-      throw new InvalidTimingException(
-          List.of(
-              "kairos.lifecycle.monitor.start-timeout ("
-                  + properties.getStartTimeout()
-                  + ") must be less than kairos.cluster.dedup-window ("
-                  + timing.dedupWindow()
-                  + "): a re-dispatch after the window would only be reported EXPIRED"));
+    List<String> violations = timingViolations(properties, timing.dedupWindow());
+    if (!violations.isEmpty()) {
+      throw new InvalidTimingException(violations);
     }
     LostMonitorSettings settings =
         new LostMonitorSettings(
             properties.getInterval(),
             properties.getStartTimeout(),
+            properties.getBacklogLimit(),
             properties.getBatchSize(),
             properties.getMaxPagesPerShard());
     OpenTriggerStore store =
@@ -116,5 +114,35 @@ class GuardConfiguration {
                 settings,
                 onStaleTerm,
                 guardMeters));
+  }
+
+  /** The monitor's timing rules that involve other properties; empty when all hold. */
+  static List<String> timingViolations(LostMonitorProperties properties, Duration dedupWindow) {
+    List<String> violations = new ArrayList<>();
+    belowDedupWindow("start-timeout", properties.getStartTimeout(), dedupWindow, violations);
+    belowDedupWindow("backlog-limit", properties.getBacklogLimit(), dedupWindow, violations);
+    if (properties.getBacklogLimit().compareTo(properties.getStartTimeout()) < 0) {
+      violations.add(
+          "kairos.lifecycle.monitor.backlog-limit ("
+              + properties.getBacklogLimit()
+              + ") must be at least kairos.lifecycle.monitor.start-timeout ("
+              + properties.getStartTimeout()
+              + "): it is the longest a trigger waits in a backlog before it is re-sent");
+    }
+    return violations;
+  }
+
+  private static void belowDedupWindow(
+      String property, Duration value, Duration dedupWindow, List<String> violations) {
+    if (value.compareTo(dedupWindow) >= 0) {
+      violations.add(
+          "kairos.lifecycle.monitor."
+              + property
+              + " ("
+              + value
+              + ") must be less than kairos.cluster.dedup-window ("
+              + dedupWindow
+              + "): a re-dispatch after the window would only be reported EXPIRED");
+    }
   }
 }

@@ -12,6 +12,7 @@ final class GuardMeters {
   final Counter expired;
   final Counter noExecutor;
   final Counter noLiveSlot;
+  final Counter backlogged;
   final Counter publishFailures;
   final Counter pageLimit;
   final Counter passes;
@@ -43,6 +44,12 @@ final class GuardMeters {
     noLiveSlot =
         Counter.builder("kairos.lost.no.live.slot")
             .description("DISPATCHED triggers left waiting: no live slot hosts their handler")
+            .register(registry);
+    backlogged =
+        Counter.builder("kairos.lost.backlogged")
+            .description(
+                "DISPATCHED triggers past the start timeout left waiting (per pass): their slot's"
+                    + " executor has not yet received them")
             .register(registry);
     publishFailures =
         Counter.builder("kairos.lost.publish.failures")

@@ -14,6 +14,7 @@ public class LostMonitorProperties {
 
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_BACKLOG_LIMIT = Duration.ofMinutes(5);
   public static final int DEFAULT_BATCH_SIZE = 500;
   public static final int DEFAULT_MAX_PAGES_PER_SHARD = 20;
 
@@ -28,10 +29,20 @@ public class LostMonitorProperties {
 
   /**
    * A DISPATCHED trigger whose slot is live but that has not started this long after its last
-   * dispatch is published again (same trigger id). At least {@code interval}, below {@code
+   * dispatch is published again (same trigger id), provided the slot's executor has received its
+   * queue through that dispatch (the progress in its lease); a trigger still waiting in the queue
+   * is left until {@code backlog-limit}. At least {@code interval}, below {@code
    * kairos.cluster.dedup-window}.
    */
   @NotNull private Duration startTimeout = DEFAULT_START_TIMEOUT;
+
+  /**
+   * A DISPATCHED trigger whose slot is live but whose executor has not yet received it (a backlog
+   * in the slot's queue) is published again anyway this long after its last dispatch. Bounds the
+   * wait when an executor renews its lease but has stopped consuming. At least {@code
+   * start-timeout}, below {@code kairos.cluster.dedup-window}.
+   */
+  @NotNull private Duration backlogLimit = DEFAULT_BACKLOG_LIMIT;
 
   /** Open triggers read, and verdicts written, per script call. */
   @Min(1)
@@ -65,6 +76,14 @@ public class LostMonitorProperties {
 
   public void setStartTimeout(Duration startTimeout) {
     this.startTimeout = startTimeout;
+  }
+
+  public Duration getBacklogLimit() {
+    return backlogLimit;
+  }
+
+  public void setBacklogLimit(Duration backlogLimit) {
+    this.backlogLimit = backlogLimit;
   }
 
   public int getBatchSize() {

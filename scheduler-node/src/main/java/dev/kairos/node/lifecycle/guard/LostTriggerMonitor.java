@@ -84,7 +84,9 @@ final class LostTriggerMonitor implements AutoCloseable {
     this.sender = sender;
     this.clock = clock;
     this.settings = settings;
-    this.judge = new LostTriggerJudge(settings.startTimeout().toMillis());
+    this.judge =
+        new LostTriggerJudge(
+            settings.startTimeout().toMillis(), settings.backlogLimit().toMillis());
     this.onStaleTerm = onStaleTerm;
     this.meters = meters;
   }
@@ -159,6 +161,7 @@ final class LostTriggerMonitor implements AutoCloseable {
       }
       LostTriggerJudge.Verdicts verdicts = judge.judge(perShard.get(shard), slots, now);
       report.noLiveSlot += verdicts.noLiveSlot();
+      report.backlogged += verdicts.backlogged();
       for (List<LostCandidate> batch : batches(verdicts.lost())) {
         LostResult result = store.markLost(term, shard, batch, now);
         report.lost += result.lost().size();
@@ -182,6 +185,7 @@ final class LostTriggerMonitor implements AutoCloseable {
     meters.expired.increment(report.expired);
     meters.noExecutor.increment(report.noExecutor);
     meters.noLiveSlot.increment(report.noLiveSlot);
+    meters.backlogged.increment(report.backlogged);
     if (report.lost + report.cancelled + report.redispatched + report.expired + report.noExecutor
         > 0) {
       log.info("term={} lost-trigger pass: {}", term, report);
@@ -324,6 +328,7 @@ final class LostTriggerMonitor implements AutoCloseable {
     int expired;
     int noExecutor;
     int noLiveSlot;
+    int backlogged;
 
     @Override
     public String toString() {
@@ -338,7 +343,9 @@ final class LostTriggerMonitor implements AutoCloseable {
           + " noExecutor="
           + noExecutor
           + " noLiveSlot="
-          + noLiveSlot;
+          + noLiveSlot
+          + " backlogged="
+          + backlogged;
     }
   }
 }

@@ -63,7 +63,8 @@ class LostMonitorPassIT {
                   throw new AssertionError("nothing is DISPATCHED here");
                 },
                 System::currentTimeMillis,
-                new LostMonitorSettings(Duration.ofSeconds(5), Duration.ofSeconds(60), 500, 100),
+                new LostMonitorSettings(
+                    Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofMinutes(5), 500, 100),
                 stale -> {},
                 new GuardMeters(meters));
 

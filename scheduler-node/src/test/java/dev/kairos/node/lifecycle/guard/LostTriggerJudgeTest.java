@@ -1,6 +1,7 @@
 package dev.kairos.node.lifecycle.guard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.coordinator.lost.LostCandidate;
 import dev.kairos.coordinator.lost.OpenTrigger;
@@ -13,7 +14,9 @@ import org.junit.jupiter.api.Test;
 class LostTriggerJudgeTest {
 
   private static final long NOW = 1_000_000;
-  private final LostTriggerJudge judge = new LostTriggerJudge(60_000);
+  private static final long START_TIMEOUT = 60_000;
+  private static final long BACKLOG_LIMIT = 300_000;
+  private final LostTriggerJudge judge = new LostTriggerJudge(START_TIMEOUT, BACKLOG_LIMIT);
 
   private static OpenTrigger dispatched(String id, int slot, long sinceMs) {
     return new OpenTrigger(0, id, "DISPATCHED", slot, "", sinceMs, sinceMs, "j", "app", "h", false);
@@ -25,6 +28,19 @@ class LostTriggerJudgeTest {
 
   private static SlotInfo slot(int slot, String instance, String... handlers) {
     return new SlotInfo(instance, "host", List.of(handlers), slot, NOW, NOW + 10_000, false);
+  }
+
+  /** A lease whose executor has received handler {@code h}'s queue through {@code receivedMs}. */
+  private static SlotInfo slotReceivedThrough(int slot, long receivedMs) {
+    return new SlotInfo(
+        "e",
+        "host",
+        List.of("h", "other"),
+        slot,
+        NOW,
+        NOW + 10_000,
+        false,
+        Map.of("h", receivedMs, "other", NOW));
   }
 
   @Test
@@ -95,5 +111,85 @@ class LostTriggerJudgeTest {
 
     assertThat(v.lost()).isEmpty();
     assertThat(v.redispatch()).isEmpty();
+  }
+
+  @Test
+  void aTriggerStillWaitingInItsSlotsQueueIsNotResentButCountedAsBacklogged() {
+    long since = NOW - 120_000; // two start timeouts ago
+    Map<String, List<SlotInfo>> live = Map.of("app", List.of(slotReceivedThrough(2, since - 1)));
+
+    LostTriggerJudge.Verdicts v = judge.judge(List.of(dispatched("j:1", 2, since)), live, NOW);
+
+    assertThat(v.redispatch()).isEmpty();
+    assertThat(v.backlogged()).isEqualTo(1);
+  }
+
+  @Test
+  void aTriggerItsExecutorHasReceivedIsResentAfterTheStartTimeout() {
+    long since = NOW - START_TIMEOUT;
+    Map<String, List<SlotInfo>> live = Map.of("app", List.of(slotReceivedThrough(2, since)));
+
+    LostTriggerJudge.Verdicts v =
+        judge.judge(
+            List.of(
+                dispatched("j:received", 2, since), // progress == sinceMs: received
+                dispatched("j:young", 2, NOW - 1_000)), // received too, but not yet due
+            live,
+            NOW);
+
+    assertThat(v.redispatch()).containsExactly(new Redispatch("j:received", 2));
+    assertThat(v.backlogged()).isZero();
+  }
+
+  @Test
+  void aLeaseWithoutProgressForTheHandlerKeepsTheOldRuleAndResends() {
+    long since = NOW - START_TIMEOUT;
+    SlotInfo olderExecutor = slot(1, "old", "h"); // no progress field at all
+    SlotInfo otherHandlerOnly =
+        new SlotInfo("new", "host", List.of("h"), 2, NOW, NOW + 10_000, false, Map.of("other", 0L));
+    Map<String, List<SlotInfo>> live = Map.of("app", List.of(olderExecutor, otherHandlerOnly));
+
+    LostTriggerJudge.Verdicts v =
+        judge.judge(List.of(dispatched("j:1", 1, since), dispatched("j:2", 2, since)), live, NOW);
+
+    assertThat(v.redispatch()).containsExactly(new Redispatch("j:1", 1), new Redispatch("j:2", 2));
+    assertThat(v.backlogged()).isZero();
+  }
+
+  @Test
+  void aBackloggedTriggerIsResentOnceItHasWaitedTheBacklogLimit() {
+    // The executor renews its lease but stopped consuming: its progress froze long ago.
+    Map<String, List<SlotInfo>> live = Map.of("app", List.of(slotReceivedThrough(0, 1)));
+
+    LostTriggerJudge.Verdicts v =
+        judge.judge(
+            List.of(
+                dispatched("j:limit", 0, NOW - BACKLOG_LIMIT),
+                dispatched("j:almost", 0, NOW - BACKLOG_LIMIT + 1)),
+            live,
+            NOW);
+
+    assertThat(v.redispatch()).containsExactly(new Redispatch("j:limit", 0));
+    assertThat(v.backlogged()).isEqualTo(1);
+  }
+
+  @Test
+  void progressOfAnotherSlotSaysNothingAboutThisOne() {
+    long since = NOW - START_TIMEOUT;
+    // Slot 3 has received everything; the trigger waits in slot 1's queue, whose executor has not.
+    Map<String, List<SlotInfo>> live =
+        Map.of("app", List.of(slotReceivedThrough(1, since - 5_000), slotReceivedThrough(3, NOW)));
+
+    LostTriggerJudge.Verdicts v = judge.judge(List.of(dispatched("j:1", 1, since)), live, NOW);
+
+    assertThat(v.redispatch()).isEmpty();
+    assertThat(v.backlogged()).isEqualTo(1);
+  }
+
+  @Test
+  void aBacklogLimitBelowTheStartTimeoutIsRejected() {
+    assertThatThrownBy(() -> new LostTriggerJudge(60_000, 59_999))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("backlogLimitMs");
   }
 }

@@ -169,7 +169,7 @@ class LostTriggerMonitorIT {
         new SlotRegistry(redis)::liveSlots,
         new RocketMqTriggerSender(producer, Duration.ofSeconds(10)),
         System::currentTimeMillis,
-        new LostMonitorSettings(INTERVAL, Duration.ofSeconds(60), 100, 10),
+        new LostMonitorSettings(INTERVAL, Duration.ofSeconds(60), Duration.ofMinutes(5), 100, 10),
         stale,
         new GuardMeters(meters));
   }
