@@ -28,10 +28,29 @@ class ReceiveProgressTest {
   }
 
   @Test
-  void anEmptyPollMeansEveryAssignedQueueWasDrainedWhenItStarted() {
+  void twoEmptyPollsInARowMeanEveryAssignedQueueWasDrainedWhenTheFirstStarted() {
     progress.polled(5_000, List.of());
+    assertThat(reports).as("one empty poll may only mean the pull is late").isEmpty();
 
+    progress.polled(5_200, List.of());
     assertThat(reports).containsExactlyInAnyOrder("count@5000", "slow@5000");
+
+    progress.polled(5_400, List.of());
+    assertThat(reports)
+        .containsExactlyInAnyOrder("count@5000", "slow@5000", "count@5200", "slow@5200");
+  }
+
+  @Test
+  void anEmptyPollFollowedByMessagesProvesNothingAboutDraining() {
+    progress.polled(5_000, List.of());
+    progress.polled(5_200, List.of(message(countQueue, 4_900)));
+    progress.polled(5_400, List.of());
+
+    // The messages show the first empty poll was a late pull, not a drained queue.
+    assertThat(reports).containsExactly("count@4900");
+
+    progress.polled(5_600, List.of());
+    assertThat(reports).containsExactlyInAnyOrder("count@4900", "count@5400", "slow@5400");
   }
 
   @Test
