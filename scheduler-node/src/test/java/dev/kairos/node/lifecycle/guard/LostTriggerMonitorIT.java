@@ -281,6 +281,40 @@ class LostTriggerMonitorIT {
   }
 
   @Test
+  void aTriggerStillQueuedForItsLiveExecutorIsLeftUntilTheExecutorHasReceivedItsQueue()
+      throws Exception {
+    SlotLease slow = lease("slow"); // live and hosting the handler; has received nothing yet
+    String id = dispatch("count", slow.slot());
+    String jobId = id.substring(0, id.indexOf(':'));
+    long since = redisNowMs() - 61_000; // last dispatched beyond the 60 s start timeout
+    redis.sync().zadd(RedisKeys.openTriggers(keys.shardOf(jobId)), since, id);
+    LostTriggerMonitor monitor = monitor(term, e -> {});
+
+    LostTriggerMonitor.PassReport waiting = monitor.pass();
+
+    assertThat(waiting.backlogged).isGreaterThanOrEqualTo(1);
+    assertThat(record(id)).containsEntry("state", "DISPATCHED").doesNotContainKey("redispatches");
+    assertThat(meters.counter("kairos.lost.backlogged").count()).isGreaterThanOrEqualTo(1);
+
+    // The executor has now received its queue through the dispatch: the message must be gone.
+    slow.receivedThrough("count", since);
+    SlotRegistry registry = new SlotRegistry(redis);
+    await(
+        "the progress to reach the lease",
+        () ->
+            registry.liveSlots(app).stream()
+                .anyMatch(s -> s.receivedThrough("count").orElse(0) >= since));
+
+    LostTriggerMonitor.PassReport resent = monitor.pass();
+
+    assertThat(resent.redispatched).isGreaterThanOrEqualTo(1);
+    assertThat(record(id))
+        .containsEntry("state", "DISPATCHED")
+        .containsEntry("slot", Integer.toString(slow.slot()))
+        .containsEntry("redispatches", "1");
+  }
+
+  @Test
   void aDispatchedTriggerNoLiveExecutorCanTakeEndsNoExecutorAfterTheStartTimeout()
       throws Exception {
     String waiting = dispatch("count", 2); // the app has no executor at all
