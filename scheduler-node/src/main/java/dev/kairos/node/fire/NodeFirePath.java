@@ -1,7 +1,6 @@
 package dev.kairos.node.fire;
 
 import dev.kairos.coordinator.wheel.NodeWheelStore;
-import dev.kairos.coordinator.wheel.TakeResult;
 import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.node.wheel.TimingWheel;
@@ -17,13 +16,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -115,7 +112,7 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
             window);
     this.wheel = new TimingWheel<>(clock.nowMs(), settings.maxPending());
     this.ticker =
-        new WheelTicker<>(
+        WheelTicker.withAsyncConsumer(
             "kairos-wheel-" + node,
             wheel,
             clock,
@@ -231,51 +228,51 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   }
 
   /**
-   * One dispatch task: takes the batch's shards off the persisted wheel (one script per shard, all
-   * in flight together), then sends what they returned. Runs on a dispatch thread.
+   * One dispatch task: starts the take of the batch's shards off the persisted wheel (one script
+   * per shard, all in flight together) and returns; each shard's survivors are sent from a dispatch
+   * thread when its take answers. No dispatch thread waits for Redis, so the round trips of many
+   * batches overlap instead of capping the fire rate at threads ÷ round trip. The returned stage
+   * completes when every take answered and its entries were handed to the dispatcher; until then
+   * the ticker keeps the batch marked handed-out, so the reconcile skips it.
    */
-  private void fire(List<WheelEntry<Integer>> batch) {
+  private CompletableFuture<Void> fire(List<WheelEntry<Integer>> batch) {
     // Per shard, the latest fire time of this batch: the take moves only entries up to it, so
     // concurrent batches of one instant split the work instead of the first taking everything.
-    // The ticker keeps the batch marked handed-out until this returns: reconcile skips it.
     Map<Integer, Long> upTo = new TreeMap<>();
     for (WheelEntry<Integer> entry : batch) {
       upTo.merge(entry.payload(), entry.fireMs(), Math::max);
     }
     long now = clock.nowMs();
-    List<Integer> order = new ArrayList<>(upTo.keySet());
-    List<CompletableFuture<TakeResult>> takes = new ArrayList<>(order.size());
-    for (int shard : order) {
+    List<CompletableFuture<Void>> takes = new ArrayList<>(upTo.size());
+    for (Map.Entry<Integer, Long> shard : upTo.entrySet()) {
       // Safety: never above cluster time, so nothing is taken (and sent) before it is due.
-      long bound = Math.min(upTo.get(shard), now);
+      long bound = Math.min(shard.getValue(), now);
       takes.add(
           store
-              .takeDueAsync(shard, bound, FirePathSettings.PER_SHARD_LIMIT, now)
-              .toCompletableFuture());
+              .takeDueAsync(shard.getKey(), bound, FirePathSettings.PER_SHARD_LIMIT, now)
+              .toCompletableFuture()
+              // The answer arrives on a Redis reply thread, which must never block: routing may
+              // read slot leases synchronously, so the survivors go to a dispatch thread.
+              .thenAcceptAsync(taken -> dispatcher.dispatchAll(taken.due()), dispatchExecutor)
+              .exceptionally(failure -> takeFailed(shard.getKey(), failure)));
     }
-    for (int i = 0; i < takes.size(); i++) {
-      TakeResult taken = await(takes.get(i), order.get(i));
-      if (taken != null) {
-        dispatcher.dispatchAll(taken.due());
-      }
-    }
+    return CompletableFuture.allOf(takes.toArray(CompletableFuture[]::new));
   }
 
-  private TakeResult await(CompletableFuture<TakeResult> take, int shard) {
-    try {
-      return take.get(settings.reconcileInterval().toMillis() * 5, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (ExecutionException | TimeoutException e) {
-      meters.takeErrors.increment();
-      log.warn(
-          "node={} take_due of shard {} failed ({}); the reconcile re-reads its entries",
-          store.node(),
-          shard,
-          e.toString());
-      return null;
-    }
+  /**
+   * A take that failed or timed out left its entries in the persisted wheel (the reconcile re-reads
+   * them); one whose answer could not be handed to a dispatch thread (closing, or the queue full)
+   * left them in inflight (the sweeper re-sends them).
+   */
+  private Void takeFailed(int shard, Throwable failure) {
+    meters.takeErrors.increment();
+    log.warn(
+        "node={} take_due of shard {} or its dispatch failed ({}); the reconcile or the inflight"
+            + " sweeper brings its entries back",
+        store.node(),
+        shard,
+        failure.toString());
+    return null;
   }
 
   private void safely(String what, Runnable round) {

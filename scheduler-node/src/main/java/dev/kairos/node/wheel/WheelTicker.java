@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +54,7 @@ public final class WheelTicker<P> implements AutoCloseable {
 
   private final TimingWheel<P> wheel;
   private final KairosClock clock;
-  private final Consumer<List<WheelEntry<P>>> consumer;
+  private final Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer;
   private final Executor dispatchExecutor;
   private final int batchSize;
   private final long maxParkNanos;
@@ -84,6 +87,46 @@ public final class WheelTicker<P> implements AutoCloseable {
       int batchSize,
       Duration maxPark,
       Consumer<List<WheelEntry<P>>> consumer) {
+    this(
+        name,
+        wheel,
+        clock,
+        dispatchExecutor,
+        batchSize,
+        maxPark,
+        batch -> {
+          consumer.accept(batch);
+          return CompletableFuture.completedFuture(null);
+        });
+  }
+
+  /**
+   * A ticker whose consumer finishes asynchronously: a batch stays handed out ({@link
+   * #isHandedOut}) until the returned stage completes, so a dispatch thread does not wait for Redis
+   * while the batch is still protected from a reconcile adding it again.
+   *
+   * @param consumer receives due entries on the executor and returns when it started their work;
+   *     the stage completes when that work is done
+   */
+  public static <P> WheelTicker<P> withAsyncConsumer(
+      String name,
+      TimingWheel<P> wheel,
+      KairosClock clock,
+      Executor dispatchExecutor,
+      int batchSize,
+      Duration maxPark,
+      Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer) {
+    return new WheelTicker<>(name, wheel, clock, dispatchExecutor, batchSize, maxPark, consumer);
+  }
+
+  private WheelTicker(
+      String name,
+      TimingWheel<P> wheel,
+      KairosClock clock,
+      Executor dispatchExecutor,
+      int batchSize,
+      Duration maxPark,
+      Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
     }
@@ -257,19 +300,32 @@ public final class WheelTicker<P> implements AutoCloseable {
   }
 
   private void deliver(List<WheelEntry<P>> batch) {
+    CompletionStage<?> done;
     try {
-      consumer.accept(batch);
-      dispatched.add(batch.size());
+      done = consumer.apply(batch);
     } catch (RuntimeException e) {
-      dispatchErrors.increment();
-      log.error(
-          "Dispatch of {} due entries (first {}) failed; will keep running",
-          batch.size(),
-          batch.get(0).triggerId(),
-          e);
-    } finally {
+      failed(batch, e);
       release(batch);
+      return;
     }
+    done.whenComplete(
+        (ignored, failure) -> {
+          if (failure == null) {
+            dispatched.add(batch.size());
+          } else {
+            failed(batch, failure);
+          }
+          release(batch);
+        });
+  }
+
+  private void failed(List<WheelEntry<P>> batch, Throwable failure) {
+    dispatchErrors.increment();
+    log.error(
+        "Dispatch of {} due entries (first {}) failed; will keep running",
+        batch.size(),
+        batch.get(0).triggerId(),
+        failure);
   }
 
   private void release(List<WheelEntry<P>> batch) {

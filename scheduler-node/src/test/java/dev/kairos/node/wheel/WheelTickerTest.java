@@ -350,6 +350,47 @@ class WheelTickerTest {
   }
 
   @Test
+  void anAsyncConsumersBatchStaysHandedOutUntilItsStageCompletesAndFailuresAreCounted()
+      throws Exception {
+    SettableClock clock = new SettableClock(1_000);
+    java.util.Map<String, java.util.concurrent.CompletableFuture<Void>> stages =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    WheelTicker<String> ticker =
+        WheelTicker.withAsyncConsumer(
+            "test-wheel-ticker",
+            new TimingWheel<>(clock.nowMs(), 100),
+            clock,
+            dispatchPool,
+            256,
+            Duration.ofHours(1),
+            batch -> {
+              java.util.concurrent.CompletableFuture<Void> stage =
+                  new java.util.concurrent.CompletableFuture<>();
+              stages.put(batch.get(0).triggerId(), stage);
+              return stage;
+            });
+    tickers.add(ticker);
+    ticker.start();
+
+    ticker.add(entry("ok", 1_000));
+    ticker.add(entry("fails", 1_000));
+    await("both consumers called", () -> stages.size() == 2);
+    // The consumer returned at once, but its work (a take in Redis) is still running.
+    assertThat(ticker.isHandedOut("ok")).isTrue();
+    assertThat(ticker.isHandedOut("fails")).isTrue();
+
+    stages.get("ok").complete(null);
+    await("ok released", () -> !ticker.isHandedOut("ok"));
+    assertThat(ticker.isHandedOut("fails")).as("its stage is still running").isTrue();
+    assertThat(ticker.dispatchedCount()).isEqualTo(1);
+
+    stages.get("fails").completeExceptionally(new IllegalStateException("take failed"));
+    await("fails released", () -> !ticker.isHandedOut("fails"));
+    assertThat(ticker.dispatchErrorCount()).isEqualTo(1);
+    assertThat(ticker.dispatchedCount()).isEqualTo(1);
+  }
+
+  @Test
   void aRefusedBatchIsNotHandedOutSoTheReconcileCanAddItBack() {
     SettableClock clock = new SettableClock(1_000);
     WheelTicker<String> ticker =
