@@ -20,6 +20,7 @@ import dev.kairos.core.store.AdhocTriggers;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.start.StartOutcome;
@@ -124,18 +125,7 @@ class JobTriggerIndexerIT {
   }
 
   private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Poll.until(WAIT, Duration.ofMillis(20), what, condition::getAsBoolean);
   }
 
   /** The leader's claim of {@code fires} of the job (its due score moved an hour on). */

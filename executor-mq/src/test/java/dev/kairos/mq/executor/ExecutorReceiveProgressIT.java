@@ -7,6 +7,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
@@ -189,13 +190,7 @@ class ExecutorReceiveProgressIT {
     producer.send(message, new SlotQueueSelector(), 0);
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long until = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - until > 0) {
-        throw new AssertionError("timed out after " + DEADLINE + " waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+  private static void await(String what, BooleanSupplier condition) {
+    Poll.until(DEADLINE, Duration.ofMillis(20), what, condition::getAsBoolean);
   }
 }
