@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param pollTimeout how long one poll waits for messages
  * @param shutdownGrace how long {@link KairosExecutor#close()} lets running handlers finish before
  *     it interrupts them (their results are still recorded and published)
+ * @param resultReports which results go on the result topic besides the record in Redis
  */
 public record ExecutorSettings(
     SlotLeaseConfig lease,
@@ -23,7 +24,8 @@ public record ExecutorSettings(
     int maxInFlight,
     Duration dedupWindow,
     Duration pollTimeout,
-    Duration shutdownGrace) {
+    Duration shutdownGrace,
+    ResultReports resultReports) {
 
   public static final int DEFAULT_WORKER_THREADS = 16;
   public static final int DEFAULT_MAX_IN_FLIGHT = 1_000;
@@ -36,6 +38,7 @@ public record ExecutorSettings(
     Objects.requireNonNull(dedupWindow, "dedupWindow");
     Objects.requireNonNull(pollTimeout, "pollTimeout");
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    Objects.requireNonNull(resultReports, "resultReports");
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdownGrace must not be negative");
     }
@@ -52,7 +55,21 @@ public record ExecutorSettings(
         DEFAULT_MAX_IN_FLIGHT,
         dev.kairos.mq.start.TriggerRecords.DEFAULT_DEDUP_WINDOW,
         DEFAULT_POLL_TIMEOUT,
-        DEFAULT_SHUTDOWN_GRACE);
+        DEFAULT_SHUTDOWN_GRACE,
+        ResultReports.EXCEPTIONS);
+  }
+
+  /** These settings with another choice of published results. */
+  public ExecutorSettings withResultReports(ResultReports reports) {
+    return new ExecutorSettings(
+        lease,
+        nameServerAddress,
+        workerThreads,
+        maxInFlight,
+        dedupWindow,
+        pollTimeout,
+        shutdownGrace,
+        reports);
   }
 
   /** RocketMQ consumer group of the app: shared by its instances, so offsets follow the slot. */

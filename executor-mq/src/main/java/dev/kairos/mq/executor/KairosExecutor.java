@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,6 +39,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -47,17 +50,23 @@ import org.slf4j.LoggerFactory;
 /**
  * An executor instance: leases a slot of its app, consumes that slot's queue of every hosted
  * handler topic with one lite-pull consumer ({@code assign()}, manual offsets), claims each
- * trigger's start in Redis as the handler starts, applies the job's block strategy and timeout,
- * records the end in Redis and publishes the result on {@link TopicNames#RESULTS}. Its lease
- * carries how far each handler's queue has been received ({@link ReceiveProgress}), so the
- * scheduler does not re-send what is only waiting in a backlog.
+ * trigger's start in Redis as the handler starts, applies the job's block strategy and timeout, and
+ * records the end in Redis without holding the worker for the round trip. What Redis does not hold
+ * goes on {@link TopicNames#RESULTS} ({@link ResultReports}): a result whose record could not be
+ * written, reports about copies, and with {@link ResultReports#ALL} every result. Its lease carries
+ * how far each handler's queue has been received ({@link ReceiveProgress}), so the scheduler does
+ * not re-send what is only waiting in a backlog.
  *
  * <p>Threads: one poll thread (the only one touching the consumer), a bounded pool of worker
- * threads running handlers, one timer thread for timeouts, the lease's renewal thread.
+ * threads running handlers, one timer thread for timeouts, one thread publishing results, the
+ * lease's renewal thread.
  */
 public final class KairosExecutor implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(KairosExecutor.class);
+
+  /** How long close() waits for run ends still being written to Redis or published. */
+  private static final long ENDINGS_GRACE_MS = 10_000;
 
   private final KairosRedis redis;
   private final ExecutorSettings settings;
@@ -81,10 +90,14 @@ public final class KairosExecutor implements AutoCloseable {
   /** Runs that started on this instance and have not ended, by trigger id (for cancels). */
   private final Map<String, Run> running = new ConcurrentHashMap<>();
 
+  /** Ends being written to Redis (and published where needed): close() waits for them. */
+  private final Set<CompletableFuture<?>> ending = ConcurrentHashMap.newKeySet();
+
   private TriggerRecords records;
   private DefaultMQProducer producer;
   private ExecutorService workers;
   private ScheduledExecutorService timers;
+  private ExecutorService publisher;
   private Thread poller;
   private CancelWatcher cancels;
 
@@ -122,6 +135,7 @@ public final class KairosExecutor implements AutoCloseable {
       workers =
           Executors.newFixedThreadPool(settings.workerThreads(), named("kairos-worker-" + app));
       timers = Executors.newSingleThreadScheduledExecutor(named("kairos-timeouts-" + app));
+      publisher = Executors.newSingleThreadExecutor(named("kairos-results-" + app));
       poller = named("kairos-poll-" + app).newThread(this::pollLoop);
       poller.start();
       cancels =
@@ -390,9 +404,8 @@ public final class KairosExecutor implements AutoCloseable {
     }
     TriggerMessage t = delivery.trigger();
     String why = "discarded: job " + t.jobId() + " is already running (DISCARD_LATER)";
-    complete(t, TriggerState.DISCARDED, why);
     counters.count(t.handler(), Outcome.DISCARDED);
-    report(t, ResultStatus.DISCARDED, outcome.startedMs(), why);
+    end(t, ResultStatus.DISCARDED, outcome.startedMs(), why);
   }
 
   /**
@@ -496,8 +509,7 @@ public final class KairosExecutor implements AutoCloseable {
       if (!logText.isEmpty()) {
         message = message.isEmpty() ? logText : message + "\n" + logText;
       }
-      complete(t, TriggerState.valueOf(status.name()), message);
-      report(t, status, outcome.startedMs(), message);
+      end(t, status, outcome.startedMs(), message);
     } catch (RuntimeException e) {
       counters.errors.increment();
       log.warn("running trigger {} failed outside the handler", t.triggerId(), e);
@@ -516,19 +528,48 @@ public final class KairosExecutor implements AutoCloseable {
     }
   }
 
-  private void complete(TriggerMessage t, TriggerState state, String message) {
+  /**
+   * Records how a started run ended without holding the worker for the round trip; publishes the
+   * result when the record could not be written (the scheduler's result consumer then writes it),
+   * or always with {@link ResultReports#ALL}.
+   */
+  private void end(TriggerMessage t, ResultStatus status, long startedMs, String message) {
+    String bounded = ResultMessage.truncate(message);
+    CompletableFuture<?> write;
     try {
-      records.complete(
-          t.triggerId(),
-          t.jobId(),
-          t.scheduledFireMs(),
-          lease.instanceId(),
-          state,
-          ResultMessage.truncate(message));
+      write =
+          records
+              .completeAsync(
+                  t.triggerId(),
+                  t.jobId(),
+                  t.scheduledFireMs(),
+                  lease.instanceId(),
+                  TriggerState.valueOf(status.name()),
+                  bounded)
+              .toCompletableFuture();
     } catch (RuntimeException e) {
-      counters.errors.increment();
-      log.warn("recording the end of {} failed: {}", t.triggerId(), e.toString());
+      write = CompletableFuture.failedFuture(e);
     }
+    CompletableFuture<?> ended =
+        write.handleAsync(
+            (outcome, failure) -> {
+              if (failure != null) {
+                counters.errors.increment();
+                log.warn(
+                    "recording the end of {} failed ({}); publishing its {} result for the"
+                        + " scheduler to record",
+                    t.triggerId(),
+                    failure.toString(),
+                    status);
+                report(t, status, startedMs, bounded);
+              } else if (settings.resultReports() == ResultReports.ALL) {
+                report(t, status, startedMs, bounded);
+              }
+              return null;
+            },
+            publisher);
+    ending.add(ended);
+    ended.whenComplete((ok, failure) -> ending.remove(ended));
   }
 
   private void report(TriggerMessage t, ResultStatus status, long startedMs, String text) {
@@ -542,7 +583,19 @@ public final class KairosExecutor implements AutoCloseable {
               startedMs,
               System.currentTimeMillis(),
               text);
-      producer.send(codec.toMessage(result));
+      producer.send(
+          codec.toMessage(result),
+          new SendCallback() {
+            @Override
+            public void onSuccess(SendResult sent) {}
+
+            @Override
+            public void onException(Throwable e) {
+              counters.errors.increment();
+              log.warn(
+                  "publishing the {} result of {} failed: {}", status, t.triggerId(), e.toString());
+            }
+          });
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       counters.errors.increment();
@@ -602,6 +655,22 @@ public final class KairosExecutor implements AutoCloseable {
     }
   }
 
+  /** Waits, bounded, for the ends still being written, so a stopping executor records them. */
+  private void awaitEndings() {
+    CompletableFuture<?>[] pending = ending.toArray(CompletableFuture[]::new);
+    try {
+      CompletableFuture.allOf(pending).get(ENDINGS_GRACE_MS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      log.warn(
+          "{} run ends not recorded within {} ms of stopping; the lost-trigger monitor settles"
+              + " them",
+          ending.size(),
+          ENDINGS_GRACE_MS);
+    }
+  }
+
   /**
    * Stops polling (what was received but not started stays uncommitted for the slot's next owner),
    * lets running handlers finish within {@link ExecutorSettings#shutdownGrace()}, records and
@@ -625,6 +694,10 @@ public final class KairosExecutor implements AutoCloseable {
     }
     if (workers != null) {
       stopWorkers();
+    }
+    awaitEndings();
+    if (publisher != null) {
+      publisher.shutdown();
     }
     if (timers != null) {
       timers.shutdownNow();

@@ -111,7 +111,8 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
         properties.getMaxInFlight(),
         properties.getDedupWindow(),
         properties.getPollTimeout(),
-        properties.getShutdownGrace());
+        properties.getShutdownGrace(),
+        properties.getResultReports());
   }
 
   private void createTopics(String app, Iterable<String> handlers) {

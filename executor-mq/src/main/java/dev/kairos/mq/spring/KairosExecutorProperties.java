@@ -1,6 +1,7 @@
 package dev.kairos.mq.spring;
 
 import dev.kairos.mq.executor.ExecutorSettings;
+import dev.kairos.mq.executor.ResultReports;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.mq.start.TriggerRecords;
 import java.time.Duration;
@@ -71,6 +72,12 @@ public class KairosExecutorProperties {
 
   /** How long a stopping executor lets running handlers finish before interrupting them. */
   private Duration shutdownGrace = ExecutorSettings.DEFAULT_SHUTDOWN_GRACE;
+
+  /**
+   * Which results go on the result topic: EXCEPTIONS (only those Redis does not already hold, and
+   * reports about copies) or ALL (every run's result too).
+   */
+  private ResultReports resultReports = ResultReports.EXCEPTIONS;
 
   /** The Redis deployment shared with the scheduler ({@code kairos.executor.redis.*}). */
   public static class Redis {
@@ -247,5 +254,13 @@ public class KairosExecutorProperties {
 
   public void setShutdownGrace(Duration shutdownGrace) {
     this.shutdownGrace = shutdownGrace;
+  }
+
+  public ResultReports getResultReports() {
+    return resultReports;
+  }
+
+  public void setResultReports(ResultReports resultReports) {
+    this.resultReports = resultReports;
   }
 }

@@ -103,7 +103,8 @@ class ExecutorReceiveProgressIT {
             1,
             TriggerRecords.DEFAULT_DEDUP_WINDOW,
             Duration.ofMillis(200),
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            ResultReports.EXCEPTIONS);
     executor = new KairosExecutor(redis, settings, Map.of(HANDLER, ctx -> release.await()));
     executor.start();
     assertThat(executor.slot()).isZero();

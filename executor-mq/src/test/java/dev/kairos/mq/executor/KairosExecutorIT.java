@@ -89,7 +89,10 @@ class KairosExecutorIT {
         SlotLeaseConfig.of(app, "instance-" + app, "localhost", List.of("count", "slow"))
             .withSlotCount(QUEUES);
     executor =
-        new KairosExecutor(redis, ExecutorSettings.of(lease, mq.nameServerAddress()), handlers);
+        new KairosExecutor(
+            redis,
+            ExecutorSettings.of(lease, mq.nameServerAddress()).withResultReports(ResultReports.ALL),
+            handlers);
     executor.start();
     assertThat(executor.slot()).isZero();
   }
@@ -235,7 +238,7 @@ class KairosExecutorIT {
     executor =
         new KairosExecutor(
             redis,
-            ExecutorSettings.of(lease, mq.nameServerAddress()),
+            ExecutorSettings.of(lease, mq.nameServerAddress()).withResultReports(ResultReports.ALL),
             Map.of(
                 "count",
                 ctx ->
@@ -279,7 +282,7 @@ class KairosExecutorIT {
     executor =
         new KairosExecutor(
             redis,
-            ExecutorSettings.of(lease, mq.nameServerAddress()),
+            ExecutorSettings.of(lease, mq.nameServerAddress()).withResultReports(ResultReports.ALL),
             Map.of("count", ctx -> {}, "slow", ctx -> {}));
     try {
       executor.start();

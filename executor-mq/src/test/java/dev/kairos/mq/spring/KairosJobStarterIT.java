@@ -127,7 +127,8 @@ class KairosJobStarterIT {
                 "kairos.executor.name-server=" + mq.nameServerAddress(),
                 "kairos.executor.broker-cluster=kairos",
                 "kairos.executor.slot-count=2",
-                "kairos.executor.shutdown-grace=5s")
+                "kairos.executor.shutdown-grace=5s",
+                "kairos.executor.result-reports=ALL")
             .run();
     // The starter created the results topic, so the test's consumer can be assigned now.
     resultConsumer = new DefaultLitePullConsumer("test_results_" + app);

@@ -18,6 +18,7 @@ import dev.kairos.mq.contract.ResultStatus;
 import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.KairosExecutor;
+import dev.kairos.mq.executor.ResultReports;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.node.KairosNodeApplication;
@@ -95,7 +96,8 @@ class ExecutorEndToEndIT {
         KairosExecutor instance =
             new KairosExecutor(
                 redis,
-                ExecutorSettings.of(lease, infra.rocketMq().nameServerAddress()),
+                ExecutorSettings.of(lease, infra.rocketMq().nameServerAddress())
+                    .withResultReports(ResultReports.ALL),
                 Map.of(
                     HANDLER,
                     ctx ->

@@ -42,6 +42,8 @@ class DemoExecutorIT {
       throws Exception {
     Map<String, Object> properties = new LinkedHashMap<>(infra.springProperties());
     properties.put("kairos.fire.broker-cluster", "kairos");
+    // This test reads every run's result from the result topic, not only the exceptions.
+    properties.put("kairos.executor.result-reports", "ALL");
     try (KairosRedis redis =
         KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(5))) {
       // The scheduler initialises Kairos in Redis; the executor refuses to start before that.

@@ -1,0 +1,199 @@
+package dev.kairos.mq.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.core.model.BlockStrategy;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.devinfra.EmbeddedRedis;
+import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.Poll;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.ResultMessage;
+import dev.kairos.mq.contract.ResultStatus;
+import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.route.SlotQueueSelector;
+import dev.kairos.mq.route.TopicAdmin;
+import dev.kairos.mq.slot.SlotLeaseConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The default {@link ResultReports#EXCEPTIONS}: a run whose end landed in Redis publishes nothing
+ * (the record and its event are what the scheduler reacts to), a run whose end could not be written
+ * publishes its result for the scheduler's result consumer, and reports about copies are always
+ * published. Redis is really stopped for the second case.
+ */
+@RealInfra(rocketMq = true, redis = RedisMode.STANDALONE)
+class ExecutorResultReportsIT {
+
+  private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  private final EmbeddedRocketMq mq;
+  private final EmbeddedRedis embeddedRedis;
+  private final KairosRedis redis;
+  private final MessageCodec codec = new MessageCodec();
+  private final String app = "reports-" + UUID.randomUUID().toString().substring(0, 8);
+  private final List<ResultMessage> results = new CopyOnWriteArrayList<>();
+  private final CountDownLatch release = new CountDownLatch(1);
+  private DefaultMQProducer producer;
+  private DefaultLitePullConsumer resultConsumer;
+  private KairosExecutor executor;
+
+  ExecutorResultReportsIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
+    this.mq = mq;
+    this.embeddedRedis = redis;
+    this.redis = KairosRedis.connect(List.of(redis.uri()), false, Duration.ofSeconds(2));
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    redis.sync().hsetnx(RedisKeys.META, "shards", Integer.toString(KEYS.shards()));
+    try (TopicAdmin admin = new TopicAdmin(mq.nameServerAddress(), "kairos")) {
+      admin.start();
+      admin.ensureTopic(TopicNames.handlerTopic(app, "quick"), 1, Duration.ofSeconds(40));
+      admin.ensureTopic(TopicNames.handlerTopic(app, "held"), 1, Duration.ofSeconds(40));
+      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
+    }
+    producer = new DefaultMQProducer("test_producer_" + app);
+    producer.setNamesrvAddr(mq.nameServerAddress());
+    producer.setInstanceName("test-producer-" + app);
+    producer.start();
+    resultConsumer = new DefaultLitePullConsumer("test_results_" + app);
+    resultConsumer.setNamesrvAddr(mq.nameServerAddress());
+    resultConsumer.setInstanceName("test-results-" + app);
+    resultConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+    resultConsumer.start();
+    resultConsumer.assign(resultConsumer.fetchMessageQueues(TopicNames.RESULTS));
+    SlotLeaseConfig lease =
+        SlotLeaseConfig.of(app, "instance-" + app, "localhost", List.of("quick", "held"))
+            .withSlotCount(1);
+    ExecutorSettings settings = ExecutorSettings.of(lease, mq.nameServerAddress());
+    assertThat(settings.resultReports()).isEqualTo(ResultReports.EXCEPTIONS);
+    executor =
+        new KairosExecutor(
+            redis, settings, Map.of("quick", ctx -> {}, "held", ctx -> release.await()));
+    executor.start();
+  }
+
+  @AfterEach
+  void close() {
+    release.countDown();
+    executor.close();
+    resultConsumer.shutdown();
+    producer.shutdown();
+    redis.close();
+  }
+
+  @Test
+  void aRunWhoseEndLandedInRedisPublishesNoResultButACopyIsReported() throws Exception {
+    TriggerMessage t = dispatch("quick");
+    Poll.until(DEADLINE, "the record to end SUCCESS", () -> "SUCCESS".equals(state(t)));
+    // A copy sent after the end: its DUPLICATE report comes after anything the run published on
+    // the one result queue, so reading up to it shows there was no SUCCESS result.
+    send(t);
+    awaitResult(t, ResultStatus.DUPLICATE);
+    assertThat(results).extracting(ResultMessage::status).containsExactly(ResultStatus.DUPLICATE);
+  }
+
+  @Test
+  void aRunWhoseEndCannotBeWrittenPublishesItsResult() throws Exception {
+    TriggerMessage t = dispatch("held");
+    Poll.until(DEADLINE, "the run to start", () -> "RUNNING".equals(state(t)));
+    embeddedRedis.stop();
+    try {
+      release.countDown();
+      ResultMessage result = awaitResult(t, ResultStatus.SUCCESS);
+      assertThat(result.executorId()).isEqualTo("instance-" + app);
+    } finally {
+      embeddedRedis.restart();
+    }
+    // Nothing wrote the end: the scheduler's result consumer would, from the result above.
+    Poll.until(DEADLINE, "Redis to answer again", () -> state(t) != null);
+    assertThat(state(t)).isEqualTo("RUNNING");
+  }
+
+  private String state(TriggerMessage t) {
+    try {
+      return redis.sync().hget(RedisKeys.trigger(KEYS.shardOf(t.jobId()), t.triggerId()), "state");
+    } catch (RuntimeException redisDown) {
+      return null;
+    }
+  }
+
+  /** Writes the trigger record the way a node does, then sends it to slot 0. */
+  private TriggerMessage dispatch(String handler) throws Exception {
+    String job = app + "-" + handler;
+    long fire = System.currentTimeMillis();
+    TriggerMessage trigger =
+        TriggerMessage.of(
+            job + ":" + fire,
+            app,
+            handler,
+            fire,
+            1,
+            "",
+            0,
+            1,
+            0,
+            BlockStrategy.SERIAL_EXECUTION,
+            1,
+            fire);
+    redis
+        .sync()
+        .hset(
+            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
+            Map.of(
+                "id",
+                trigger.triggerId(),
+                "jobId",
+                job,
+                "fireMs",
+                Long.toString(fire),
+                "state",
+                "DISPATCHED"));
+    send(trigger);
+    return trigger;
+  }
+
+  private void send(TriggerMessage trigger) throws Exception {
+    Message message =
+        new Message(TopicNames.handlerTopic(app, trigger.handler()), codec.encode(trigger));
+    message.setKeys(trigger.messageKey());
+    producer.send(message, new SlotQueueSelector(), 0);
+  }
+
+  private ResultMessage awaitResult(TriggerMessage t, ResultStatus status) throws Exception {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (System.nanoTime() - deadline < 0) {
+      for (MessageExt m : resultConsumer.poll(100)) {
+        ResultMessage r = codec.decodeResult(m.getBody());
+        if (r.jobId().startsWith(app)) {
+          results.add(r);
+        }
+      }
+      for (ResultMessage r : results) {
+        if (r.triggerId().equals(t.triggerId()) && r.status() == status) {
+          return r;
+        }
+      }
+    }
+    throw new AssertionError("no " + status + " result of " + t.triggerId() + "; got " + results);
+  }
+}
