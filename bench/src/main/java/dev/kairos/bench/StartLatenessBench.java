@@ -258,6 +258,14 @@ public final class StartLatenessBench {
       while (countStarted(starts) < expected && System.nanoTime() < drainUntil) {
         Thread.sleep(200);
       }
+      for (AutoCloseable c : closing) {
+        if (c instanceof KairosExecutor x) {
+          System.out.println("  executor " + x.health() + " " + x.stats());
+        }
+      }
+      System.out.println(
+          "  missed fires by trigger record state: "
+              + missedByState(redis, keys, ids, t0, jobs, windowFrom, windowTo, starts));
     } finally {
       scanLoop.shutdownNow();
       for (int i = closing.size() - 1; i >= 0; i--) {
@@ -283,6 +291,38 @@ public final class StartLatenessBench {
         Recorder.summaryMs(sorted).trim().replaceAll("\\s+", " | "),
         loadBefore,
         Machine.loadAverage());
+  }
+
+  /**
+   * Why fires were missed: the state of each missed fire's trigger record (none = never claimed).
+   */
+  private static Map<String, Integer> missedByState(
+      KairosRedis redis,
+      RedisKeys keys,
+      List<String> ids,
+      long t0,
+      int jobs,
+      long windowFrom,
+      long windowTo,
+      Map<String, AtomicInteger> starts) {
+    Map<String, Integer> byState = new java.util.TreeMap<>();
+    for (int i = 0; i < ids.size(); i++) {
+      long phase = t0 + (i * 1_000L) / jobs;
+      for (long fire = phase; fire < windowTo; fire += 1_000) {
+        String triggerId = ids.get(i) + ":" + fire;
+        if (fire < windowFrom || starts.containsKey(triggerId)) {
+          continue;
+        }
+        List<io.lettuce.core.KeyValue<String, String>> record =
+            redis
+                .sync()
+                .hmget(RedisKeys.trigger(keys.shardOf(ids.get(i)), triggerId), "state", "slot");
+        String state =
+            record.get(0).getValueOrElse("none") + " slot " + record.get(1).getValueOrElse("-");
+        byState.merge(state, 1, Integer::sum);
+      }
+    }
+    return byState;
   }
 
   private static int countStarted(Map<String, AtomicInteger> starts) {

@@ -23,13 +23,13 @@ final class JobRunner {
 
   synchronized void submit(Delivery delivery) {
     if (running == null) {
-      start(new Run(delivery, null));
+      start(new Run(delivery, null, this));
       return;
     }
     switch (delivery.trigger().blockStrategy()) {
       case SERIAL_EXECUTION -> waiting.add(delivery);
       case DISCARD_LATER -> discard.accept(delivery);
-      case COVER_EARLY -> start(new Run(delivery, running));
+      case COVER_EARLY -> start(new Run(delivery, running, this));
     }
   }
 
@@ -41,7 +41,7 @@ final class JobRunner {
     running = null;
     Delivery next = waiting.poll();
     if (next != null) {
-      start(new Run(next, null));
+      start(new Run(next, null, this));
     }
   }
 

@@ -73,7 +73,7 @@ public final class KairosExecutor implements AutoCloseable {
   private final Map<String, JobHandler> handlers;
   private final Lifecycle lifecycle = new Lifecycle("KairosExecutor");
   private final MessageCodec codec = new MessageCodec();
-  private final Map<String, JobRunner> runners = new ConcurrentHashMap<>();
+  private final JobRunners runners = new JobRunners(this::launch, this::discardLater);
   private final AtomicInteger activeRuns = new AtomicInteger();
   private final ExecutorCounters counters;
   private final LongAdder reclaims = new LongAdder();
@@ -367,14 +367,7 @@ public final class KairosExecutor implements AutoCloseable {
         trigger.blockStrategy(),
         queue,
         offset);
-    Delivery delivery = new Delivery(queue, offset, trigger, handler);
-    runners.compute(
-        trigger.jobId(),
-        (job, runner) -> {
-          JobRunner r = runner != null ? runner : new JobRunner(this::launch, this::discardLater);
-          r.submit(delivery);
-          return r;
-        });
+    runners.submit(new Delivery(queue, offset, trigger, handler));
   }
 
   /**
@@ -515,16 +508,7 @@ public final class KairosExecutor implements AutoCloseable {
       log.warn("running trigger {} failed outside the handler", t.triggerId(), e);
     } finally {
       run.end();
-      finished(run);
-    }
-  }
-
-  private void finished(Run run) {
-    String job = run.delivery.trigger().jobId();
-    JobRunner runner = runners.get(job);
-    if (runner != null) {
-      runner.finished(run);
-      runners.computeIfPresent(job, (k, r) -> r.isIdle() ? null : r);
+      runners.finished(run);
     }
   }
 

@@ -12,15 +12,19 @@ final class Run {
   /** The run this one replaces under COVER_EARLY, or null. */
   final Run covers;
 
+  /** The job's runner that launched this run, and that must hear of its end. */
+  final JobRunner runner;
+
   private Thread thread;
   private boolean finished;
   private boolean timedOut;
   private boolean covered;
   private boolean cancelled;
 
-  Run(Delivery delivery, Run covers) {
+  Run(Delivery delivery, Run covers, JobRunner runner) {
     this.delivery = delivery;
     this.covers = covers;
+    this.runner = runner;
   }
 
   synchronized void begin() {

@@ -69,7 +69,7 @@ class JobRunnerTest {
 
   @Test
   void anInterruptAfterTheRunEndedHitsNothing() {
-    Run run = new Run(delivery(BlockStrategy.SERIAL_EXECUTION), null);
+    Run run = new Run(delivery(BlockStrategy.SERIAL_EXECUTION), null, runner);
     run.begin();
     run.end();
     assertThat(run.interrupt(true)).isFalse();
