@@ -262,7 +262,7 @@ public final class ClusterBench implements AutoCloseable {
     cluster.executors().forEach(e -> pids.put(e.process().name(), e.process().pid()));
     ProcessHandle.current()
         .descendants()
-        .filter(p -> p.info().command().orElse("").endsWith("redis-server"))
+        .filter(ClusterBench::isRedisServer)
         .forEach(p -> pids.put("redis-server", p.pid()));
     if (!pids.containsKey("redis-server")) {
       throw new IllegalStateException("no redis-server among this JVM's child processes");
@@ -288,12 +288,17 @@ public final class ClusterBench implements AutoCloseable {
     }
     List<List<Integer>> calls = workload.imports(jobs, JobApi.MAX_BATCH);
     long createStart = System.nanoTime();
-    long createDeadline = createStart + CREATE_DEADLINE.toNanos();
+    // W1: one sweep over the second; a band's call waits for its offset, never for a later second,
+    // so slow calls make phases lag (the busiest band shows it) instead of stretching the import.
+    long sweep = Math.floorDiv(System.currentTimeMillis(), 1000) * 1000 + 1000;
     for (List<Integer> call : calls) {
       if (workload == Workload.W1) {
-        awaitBand(Workload.bandOf(call.get(0), jobs), createDeadline);
+        sleepUntil(sweep + Workload.bandOf(call.get(0), jobs) * 1000L / Workload.PHASE_BANDS);
       }
       api.importJobs(call.stream().map(i -> workload.job(ids.get(i), id)).toList());
+      if (System.nanoTime() - createStart > CREATE_DEADLINE.toNanos()) {
+        throw new IllegalStateException("creating " + jobs + " jobs exceeded " + CREATE_DEADLINE);
+      }
     }
     double createdSeconds = (System.nanoTime() - createStart) / 1e9;
     say(
@@ -303,6 +308,11 @@ public final class ClusterBench implements AutoCloseable {
     int[] bands = new int[Workload.PHASE_BANDS];
     createdMs.values().forEach(c -> bands[(int) (Math.floorMod(c, 1000L) / 10)]++);
     int busiestBand = workload == Workload.W1 ? Arrays.stream(bands).max().orElse(0) : jobs;
+    if (workload == Workload.W1) {
+      say(
+          "W1 row %d: phases over the second: busiest 10 ms band holds %d jobs (even: %.1f)",
+          row, busiestBand, jobs / (double) Workload.PHASE_BANDS);
+    }
     DrillJobs drillJobs = new DrillJobs(ids);
     Poll.until(
         CLAIM_DEADLINE,
@@ -388,21 +398,6 @@ public final class ClusterBench implements AutoCloseable {
         ProcStat.readLoadAverage1());
   }
 
-  /** Waits until the clock's millisecond-of-second is in {@code band} (10 ms wide). */
-  private static void awaitBand(int band, long deadlineNanos) throws InterruptedException {
-    while (true) {
-      long ms = Math.floorMod(System.currentTimeMillis(), 1000L);
-      long start = band * 1000L / Workload.PHASE_BANDS;
-      if (ms >= start && ms < start + 1000L / Workload.PHASE_BANDS) {
-        return;
-      }
-      if (System.nanoTime() - deadlineNanos > 0) {
-        throw new IllegalStateException("job creation exceeded " + CREATE_DEADLINE);
-      }
-      Thread.sleep(Math.max(1, Math.floorMod(start - ms, 1000L)));
-    }
-  }
-
   /** Sleeps until the wall clock reads {@code epochMs}; returns it. */
   private static long sleepUntil(long epochMs) throws InterruptedException {
     long left;
@@ -485,6 +480,14 @@ public final class ClusterBench implements AutoCloseable {
           }
         });
     return created;
+  }
+
+  /** devinfra extracts the binary as {@code redis-server-<version>-<os>-<arch>}. */
+  private static boolean isRedisServer(ProcessHandle p) {
+    return p.info()
+        .command()
+        .map(c -> Path.of(c).getFileName().toString().startsWith("redis-server"))
+        .orElse(false);
   }
 
   private static long fireMs(String triggerId) {

@@ -1,5 +1,6 @@
 package dev.kairos.drills.bench;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -36,8 +37,9 @@ public final class CpuMeter {
     this.ticksPerSecond = ticksPerSecond;
   }
 
+  /** Process name → pid, in the meter's order. */
   public Map<String, Long> pids() {
-    return Map.copyOf(pids);
+    return Collections.unmodifiableMap(pids);
   }
 
   public Sample sample() {

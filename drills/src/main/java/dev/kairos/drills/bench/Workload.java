@@ -20,9 +20,9 @@ import java.util.OptionalLong;
  *   <li><b>W1</b>: J jobs each firing once a second, spread over the second. A cron cannot fire
  *       within a second, so these are FIXED_RATE 1000 ms jobs, whose phase is their creation time
  *       (the job model has no settable anchor): the bench creates them in {@link #PHASE_BANDS}
- *       imports, each sent when the clock's millisecond-of-second reaches its band, so the phases
- *       spread over the second in 10 ms steps. The anchors actually stored are read back and the
- *       expected fires computed from them.
+ *       imports over one sweep of a second, call k sent at offset k·10 ms (or at once when the
+ *       previous calls ran past it), so the phases spread over the second in 10 ms steps. The
+ *       anchors actually stored are read back and the expected fires computed from them.
  *   <li><b>W2</b>: J jobs with cron {@code * * * * * *} (UTC): all due on the same second.
  * </ul>
  */
