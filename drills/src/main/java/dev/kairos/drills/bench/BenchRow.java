@@ -96,6 +96,21 @@ record BenchRow(
         keepsUp() ? "yes" : "**no**");
   }
 
+  /** The stages in full, with how many samples were negative (recorded as 0). */
+  String stagesLine() {
+    return workload
+        + " "
+        + jobs
+        + ": lateness "
+        + lateness
+        + "; fire→ack "
+        + fireToAck
+        + "; ack→start claim "
+        + ackToClaim
+        + "; claim→handler "
+        + claimToHandler;
+  }
+
   static String cpuHeader(List<String> processes) {
     StringBuilder b = new StringBuilder("| workload | jobs | starts in window");
     processes.forEach(p -> b.append(" | ").append(p));

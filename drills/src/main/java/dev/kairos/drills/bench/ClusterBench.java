@@ -198,6 +198,7 @@ public final class ClusterBench implements AutoCloseable {
         rows.add(row);
         say("ROW %s", row.mainLine());
         say("CPU %s", row.cpuLine());
+        say("STAGES %s", row.stagesLine());
         if (!row.keepsUp()) {
           say(
               "%s at %d jobs does not keep up (missed > %.1f %% or p99 ≥ %d ms): ladder stops",

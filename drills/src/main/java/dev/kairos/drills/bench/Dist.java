@@ -42,6 +42,17 @@ record Dist(long count, long negative, long p50, long p90, long p99, long max) {
   public String toString() {
     return count == 0
         ? "n=0"
-        : "n=" + count + " p50=" + p50 + " p90=" + p90 + " p99=" + p99 + " max=" + max + " ms";
+        : "n="
+            + count
+            + (negative > 0 ? " (" + negative + " negative, as 0)" : "")
+            + " p50="
+            + p50
+            + " p90="
+            + p90
+            + " p99="
+            + p99
+            + " max="
+            + max
+            + " ms";
   }
 }

@@ -27,6 +27,7 @@ class DistTest {
     Dist d = Dist.of(List.of(-5L, 10L));
     assertThat(d.negative()).isEqualTo(1);
     assertThat(d.p50()).isZero();
+    assertThat(d.toString()).contains("1 negative, as 0");
   }
 
   @Test
