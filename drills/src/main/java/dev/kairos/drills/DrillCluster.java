@@ -33,7 +33,7 @@ public final class DrillCluster implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DrillCluster.class);
 
   /** Child JVMs are small: the whole drill runs on a 2-core build machine. */
-  private static final List<String> JVM_OPTIONS =
+  public static final List<String> DRILL_JVM_OPTIONS =
       List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
 
   private final EmbeddedInfrastructure infra;
@@ -41,6 +41,7 @@ public final class DrillCluster implements AutoCloseable {
   private final String id;
   private final String secret = "drill-secret-" + UUID.randomUUID();
   private final int queues;
+  private final List<String> childJvmOptions;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final List<DrillNode> nodes = new ArrayList<>();
@@ -55,10 +56,26 @@ public final class DrillCluster implements AutoCloseable {
    * @param queues queues per handler topic = executor slots of the app
    */
   public DrillCluster(EmbeddedInfrastructure infra, Path dir, String id, int queues) {
+    this(infra, dir, id, queues, DRILL_JVM_OPTIONS);
+  }
+
+  /**
+   * As {@link #DrillCluster(EmbeddedInfrastructure, Path, String, int)} with the child JVMs'
+   * options (heap, GC, JIT) chosen by the caller instead of the drills' small {@link
+   * #DRILL_JVM_OPTIONS}; a benchmark wants the options a deployment would use.
+   */
+  public DrillCluster(
+      EmbeddedInfrastructure infra, Path dir, String id, int queues, List<String> childJvmOptions) {
     this.infra = infra;
     this.dir = dir.toAbsolutePath();
     this.id = id;
     this.queues = queues;
+    this.childJvmOptions = List.copyOf(childJvmOptions);
+  }
+
+  /** The ADMIN bearer token every node accepts (for the admin REST API and the actuator). */
+  public String adminToken() {
+    return adminToken;
   }
 
   /** The executor app of the drill's jobs. */
@@ -166,7 +183,7 @@ public final class DrillCluster implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + tmp, e);
     }
-    List<String> options = new ArrayList<>(JVM_OPTIONS);
+    List<String> options = new ArrayList<>(childJvmOptions);
     options.add("-Djava.io.tmpdir=" + tmp);
     options.add("-Dkairos.drill.process=" + id + "/" + name); // visible in ps, for humans
     return options;

@@ -245,6 +245,27 @@ public final class StartLedger {
     return Lateness.of(values);
   }
 
+  /**
+   * The epoch-ms {@code fields} (e.g. {@link TriggerFields#DISPATCHED_MS}, {@link
+   * TriggerFields#STARTED_MS}) of the trigger records of {@code ids}, in the order of {@code
+   * fields}; an absent or empty field is null. Ids without a record map to an array of nulls.
+   */
+  public Map<String, Long[]> timestamps(Collection<String> ids, String... fields) {
+    Map<String, Long[]> out = new HashMap<>();
+    read(
+        ids,
+        (id, values) -> {
+          Long[] row = new Long[fields.length];
+          for (int i = 0; i < fields.length; i++) {
+            KeyValue<String, String> v = values.get(i);
+            row[i] = v.hasValue() && !v.getValue().isEmpty() ? Long.parseLong(v.getValue()) : null;
+          }
+          out.put(id, row);
+        },
+        fields);
+    return out;
+  }
+
   private static List<KeyValue<String, String>> await(
       String id, RedisFuture<List<KeyValue<String, String>>> future) {
     try {

@@ -1,0 +1,142 @@
+package dev.kairos.drills.bench;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One measured row of {@link ClusterBench}: a workload at J jobs over one window.
+ *
+ * @param createdSeconds wall time of the import calls that created the J jobs
+ * @param busiestBand W1: most jobs whose phase fell in one 10 ms band of the second (even spread =
+ *     J/100); W2: J (all on the second)
+ * @param expected fires of the window, computed from the schedules
+ * @param executed expected fires that started (handler log or start claim) before the drain ended
+ * @param missed expected fires with no start within the drain (at most 60 s after the window)
+ * @param duplicates expected fires whose handler started more than once
+ * @param early expected fires whose first start was before their scheduled time
+ * @param startsInWindow handler starts logged inside the window, of any fire: the work the CPU
+ *     figures pay for
+ * @param fireToAck scheduled fire → broker ack as the node recorded it ({@code dispatchedMs})
+ * @param ackToClaim {@code dispatchedMs} → executor's start claim ({@code startedMs})
+ * @param claimToHandler start claim → the handler's own first line (start log)
+ */
+record BenchRow(
+    Workload workload,
+    int jobs,
+    double createdSeconds,
+    int importCalls,
+    int busiestBand,
+    long windowSeconds,
+    long expected,
+    long executed,
+    long missed,
+    long duplicates,
+    long early,
+    Dist lateness,
+    long startsInWindow,
+    Dist fireToAck,
+    Dist ackToClaim,
+    Dist claimToHandler,
+    CpuMeter.Usage cpu,
+    double loadBefore,
+    double loadAfter) {
+
+  boolean keepsUp() {
+    return KeepUp.keepsUp(expected, missed, executed, lateness.p99());
+  }
+
+  double firesPerSecond() {
+    return windowSeconds == 0 ? 0 : (double) startsInWindow / windowSeconds;
+  }
+
+  double processMicrosPerFire() {
+    return KeepUp.microsPerFire(cpu.processTotalMicros(), startsInWindow);
+  }
+
+  double machineBusyMicrosPerFire() {
+    return KeepUp.microsPerFire(cpu.machineBusyMicros(), startsInWindow);
+  }
+
+  static String mainHeader() {
+    return "| workload | jobs | created in s | busiest 10 ms | expected | executed | missed | dup. | early "
+        + "| p50 ms | p90 | p99 | max | fires/s | fire→ack p50 / p99 ms "
+        + "| ack→start claim p50 / p99 | claim→handler p50 / p99 "
+        + "| CPU µs/fire (processes) | machine busy µs/fire | load 1 min before → after "
+        + "| keeps up |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+  }
+
+  String mainLine() {
+    return String.format(
+        Locale.ROOT,
+        "| %s | %,d | %.1f | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,.0f | %s | %s"
+            + " | %s | %,.0f | %,.0f | %.2f → %.2f | %s |",
+        workload,
+        jobs,
+        createdSeconds,
+        busiestBand,
+        expected,
+        executed,
+        missed,
+        duplicates,
+        early,
+        lateness.p50(),
+        lateness.p90(),
+        lateness.p99(),
+        lateness.max(),
+        firesPerSecond(),
+        fireToAck.p50p99(),
+        ackToClaim.p50p99(),
+        claimToHandler.p50p99(),
+        processMicrosPerFire(),
+        machineBusyMicrosPerFire(),
+        loadBefore,
+        loadAfter,
+        keepsUp() ? "yes" : "**no**");
+  }
+
+  /** The stages in full, with how many samples were negative (recorded as 0). */
+  String stagesLine() {
+    return workload
+        + " "
+        + jobs
+        + ": lateness "
+        + lateness
+        + "; fire→ack "
+        + fireToAck
+        + "; ack→start claim "
+        + ackToClaim
+        + "; claim→handler "
+        + claimToHandler;
+  }
+
+  static String cpuHeader(List<String> processes) {
+    StringBuilder b = new StringBuilder("| workload | jobs | starts in window");
+    processes.forEach(p -> b.append(" | ").append(p));
+    b.append(" | all processes | machine busy (/proc/stat) |\n|---|---|---");
+    b.append("|---".repeat(processes.size() + 2)).append('|');
+    return b.toString();
+  }
+
+  /** CPU seconds over the window and µs per fire, per process. */
+  String cpuLine() {
+    StringBuilder b =
+        new StringBuilder(
+            String.format(Locale.ROOT, "| %s | %,d | %,d", workload, jobs, startsInWindow));
+    for (Map.Entry<String, Long> e : cpu.processMicros().entrySet()) {
+      b.append(" | ").append(cell(e.getValue()));
+    }
+    b.append(" | ").append(cell(cpu.processTotalMicros()));
+    b.append(" | ").append(cell(cpu.machineBusyMicros())).append(" |");
+    return b.toString();
+  }
+
+  private String cell(long micros) {
+    return String.format(
+        Locale.ROOT,
+        "%.2f s (%,.0f µs)",
+        micros / 1e6,
+        KeepUp.microsPerFire(micros, startsInWindow));
+  }
+}

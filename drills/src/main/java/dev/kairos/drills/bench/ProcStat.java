@@ -1,0 +1,114 @@
+package dev.kairos.drills.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Linux {@code /proc} readings the bench needs: a process's CPU time ({@code /proc/<pid>/stat}
+ * utime + stime), the machine's busy and total time (the {@code cpu} line of {@code /proc/stat}),
+ * and the load average. The parsers are pure (tested on sample lines); the readers add the I/O.
+ * Times are in clock ticks ({@code getconf CLK_TCK}, 100 on every common Linux).
+ */
+public final class ProcStat {
+
+  /** Whole-machine CPU time in ticks: {@code busy} excludes idle and iowait. */
+  public record MachineTicks(long total, long busy) {}
+
+  private ProcStat() {}
+
+  /**
+   * utime + stime (fields 14 and 15) of one {@code /proc/<pid>/stat} line. The command name (field
+   * 2) is in parentheses and may hold spaces and parentheses, so fields are counted after the last
+   * {@code ')'}.
+   */
+  public static long processTicks(String statLine) {
+    int close = statLine.lastIndexOf(')');
+    if (close < 0) {
+      throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + statLine);
+    }
+    String[] f = statLine.substring(close + 1).trim().split("\\s+");
+    // f[0] is field 3 (state), so field n is f[n - 3].
+    if (f.length < 13) {
+      throw new IllegalArgumentException("too few fields in /proc/<pid>/stat: " + statLine);
+    }
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+  }
+
+  /**
+   * The aggregate {@code cpu} line of {@code /proc/stat}: user nice system idle iowait irq softirq
+   * steal (guest time is already inside user and nice, so it is not added again).
+   */
+  public static MachineTicks machineTicks(String procStat) {
+    for (String line : procStat.split("\n")) {
+      if (line.startsWith("cpu ")) {
+        String[] f = line.substring(4).trim().split("\\s+");
+        long total = 0;
+        for (int i = 0; i < Math.min(8, f.length); i++) {
+          total += Long.parseLong(f[i]);
+        }
+        long idle = Long.parseLong(f[3]) + (f.length > 4 ? Long.parseLong(f[4]) : 0);
+        return new MachineTicks(total, total - idle);
+      }
+    }
+    throw new IllegalArgumentException("no aggregate cpu line in /proc/stat");
+  }
+
+  /** The 1-minute load average from the contents of {@code /proc/loadavg}. */
+  public static double loadAverage1(String loadavg) {
+    return Double.parseDouble(loadavg.trim().split("\\s+")[0]);
+  }
+
+  /** CPU ticks of {@code pid} so far, empty if the process is gone. */
+  public static OptionalLong readProcessTicks(long pid) {
+    try {
+      return OptionalLong.of(processTicks(read(Path.of("/proc", Long.toString(pid), "stat"))));
+    } catch (NoSuchFileException e) {
+      return OptionalLong.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read /proc/" + pid + "/stat", e);
+    }
+  }
+
+  public static MachineTicks readMachineTicks() {
+    try {
+      return machineTicks(read(Path.of("/proc/stat")));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read /proc/stat", e);
+    }
+  }
+
+  /** The 1-minute load average now, NaN where {@code /proc/loadavg} is unreadable. */
+  public static double readLoadAverage1() {
+    try {
+      return loadAverage1(read(Path.of("/proc/loadavg")));
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** {@code getconf CLK_TCK}, or 100 (the Linux value everywhere in practice) if it fails. */
+  public static long clockTicksPerSecond() {
+    try {
+      Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+      if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0) {
+        return Long.parseLong(new String(p.getInputStream().readAllBytes()).trim());
+      }
+      p.destroyForcibly();
+    } catch (IOException | RuntimeException e) {
+      // fall through to the default
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 100;
+  }
+
+  private static String read(Path path) throws IOException {
+    return Files.readString(path, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.kairos.drills.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ProcStatTest {
+
+  @Test
+  void processTicksAreUtimePlusStime() {
+    String line =
+        "4242 (java) S 1 4242 4242 0 -1 4194560 123 0 0 0 1500 250 3 4 20 0 40 0 9999 123456 789"
+            + " 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 17 1 0 0 0 0 0";
+    assertThat(ProcStat.processTicks(line)).isEqualTo(1750);
+  }
+
+  @Test
+  void processTicksSurviveSpacesAndParenthesesInTheCommandName() {
+    String line = "77 (a (weird) name) R 1 77 77 0 -1 0 0 0 0 0 10 20 0 0 20 0 1 0 5 0 0";
+    assertThat(ProcStat.processTicks(line)).isEqualTo(30);
+  }
+
+  @Test
+  void aLineWithoutCommandIsRejected() {
+    assertThatThrownBy(() -> ProcStat.processTicks("garbage"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void machineBusyExcludesIdleAndIowaitAndGuestIsNotCountedTwice() {
+    String stat =
+        "cpu  100 5 50 1000 20 3 2 1 40 0\n" + "cpu0 50 2 25 500 10 1 1 0 20 0\n" + "intr 12345\n";
+    ProcStat.MachineTicks t = ProcStat.machineTicks(stat);
+    assertThat(t.total()).isEqualTo(100 + 5 + 50 + 1000 + 20 + 3 + 2 + 1);
+    assertThat(t.busy()).isEqualTo(100 + 5 + 50 + 3 + 2 + 1);
+  }
+
+  @Test
+  void loadAverageIsTheFirstField() {
+    assertThat(ProcStat.loadAverage1("1.25 0.80 0.40 2/345 6789\n")).isEqualTo(1.25);
+  }
+
+  @Test
+  void ticksBecomeMicroseconds() {
+    assertThat(CpuMeter.ticksToMicros(150, 100)).isEqualTo(1_500_000);
+    assertThat(CpuMeter.ticksToMicros(1, 250)).isEqualTo(4_000);
+  }
+}
