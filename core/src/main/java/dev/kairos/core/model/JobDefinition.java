@@ -62,6 +62,14 @@ public record JobDefinition(
   public static final int MAX_RETRY_COUNT = 100;
   public static final long MIN_MISFIRE_THRESHOLD_MS = 5_000;
   public static final long DEFAULT_MISFIRE_THRESHOLD_MS = MIN_MISFIRE_THRESHOLD_MS;
+
+  /**
+   * Routing of a job that names none: CONSISTENT_HASH spreads an app's jobs over its live slots
+   * (each job sticks to one slot while the slots do not change), so an added executor adds
+   * capacity. xxl-job's default, FIRST, sends every fire to one executor; it stays available.
+   */
+  public static final RoutingStrategy DEFAULT_ROUTING = RoutingStrategy.CONSISTENT_HASH;
+
   public static final String DEFAULT_ZONE = "UTC";
 
   public JobDefinition {
@@ -139,7 +147,7 @@ public record JobDefinition(
     private String scheduleSpec = "";
     private String zone = DEFAULT_ZONE;
     private String params = "";
-    private RoutingStrategy routing = RoutingStrategy.FIRST;
+    private RoutingStrategy routing = DEFAULT_ROUTING;
     private BlockStrategy block = BlockStrategy.SERIAL_EXECUTION;
     private long timeoutMs;
     private int retryCount;

@@ -91,6 +91,28 @@ public final class JobStore {
    * @throws JobAlreadyExistsException when the id is taken; nothing written
    */
   public JobDefinition create(JobDefinition job) {
+    try {
+      return createAsync(job).get(LIST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KairosException("interrupted while creating job " + job.id(), e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new KairosException("cannot create job " + job.id() + ": " + e.getCause(), e);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new KairosException("creating job " + job.id() + " timed out", e);
+    }
+  }
+
+  /**
+   * {@link #create} without waiting for Redis: validation and the child-cycle check run now (and
+   * throw now); the script is sent at once, so creates issued together share the connection's
+   * pipeline (an import of a thousand jobs is one round of scripts, not a thousand round trips).
+   * The future fails with {@link JobAlreadyExistsException} when the id is taken.
+   */
+  public CompletableFuture<JobDefinition> createAsync(JobDefinition job) {
     long now = clock.nowMs();
     JobDefinition stored =
         job.toBuilder().version(1).scheduleVersion(1).createdMs(now).updatedMs(now).build();
@@ -109,9 +131,10 @@ public final class JobStore {
               args.add(field);
               args.add(value);
             });
-    List<Object> reply =
-        run(
-            createJob,
+    return createJob
+        .<List<Object>>evalAsync(
+            redis.async(),
+            ScriptOutputType.MULTI,
             new String[] {
               RedisKeys.job(shard, stored.id()),
               RedisKeys.due(shard),
@@ -119,11 +142,15 @@ public final class JobStore {
               RedisKeys.jobIndex(shard),
               RedisKeys.enabledApps(shard)
             },
-            args);
-    if (status(reply).equals("EXISTS")) {
-      throw new JobAlreadyExistsException(stored.id());
-    }
-    return fromReply(stored.id(), reply);
+            args.toArray(String[]::new))
+        .thenApply(
+            reply -> {
+              if (status(reply).equals("EXISTS")) {
+                throw new JobAlreadyExistsException(stored.id());
+              }
+              return fromReply(stored.id(), reply);
+            })
+        .toCompletableFuture();
   }
 
   /**
@@ -243,6 +270,21 @@ public final class JobStore {
    */
   public void delete(String jobId, long expectedVersion) {
     delete(jobId, Long.toString(expectedVersion));
+  }
+
+  /** Several jobs read with one pipelined round of HGETALLs, in the order of {@code jobIds}. */
+  public List<Optional<JobDefinition>> getAll(List<String> jobIds) {
+    List<CompletableFuture<Map<String, String>>> reads = new ArrayList<>(jobIds.size());
+    for (String id : jobIds) {
+      reads.add(redis.async().hgetall(RedisKeys.job(keys.shardOf(id), id)).toCompletableFuture());
+    }
+    List<Optional<JobDefinition>> jobs = new ArrayList<>(reads.size());
+    for (CompletableFuture<Map<String, String>> read : reads) {
+      Map<String, String> hash = join(read);
+      jobs.add(
+          hash == null || hash.isEmpty() ? Optional.empty() : Optional.of(JobHash.fromHash(hash)));
+    }
+    return jobs;
   }
 
   public Optional<JobDefinition> get(String jobId) {
