@@ -12,9 +12,11 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One Lettuce connection to either a standalone Redis or a Redis Cluster, seen through the commands
@@ -46,6 +48,9 @@ public final class KairosRedis implements AutoCloseable {
    * Connects to a standalone server (one URI, {@code clusterMode=false}) or to a cluster through
    * any of its nodes ({@code clusterMode=true}).
    */
+  /** The longest pause between two reconnect attempts after a lost connection. */
+  public static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
+
   public static KairosRedis connect(List<String> uris, boolean clusterMode, Duration timeout) {
     Objects.requireNonNull(uris, "uris");
     if (uris.isEmpty()) {
@@ -56,6 +61,11 @@ public final class KairosRedis implements AutoCloseable {
     ClientResources resources =
         DefaultClientResources.builder()
             .commandLatencyRecorder(CommandLatencyRecorder.disabled())
+            // Lettuce's default backs reconnects off up to 30 s: after a 6 s Redis restart a client
+            // could stay away for seconds more while leases and fires wait. Capped at 500 ms.
+            .reconnectDelay(
+                Delay.exponential(
+                    Duration.ofMillis(10), MAX_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
             .build();
     if (!clusterMode) {
       RedisURI uri = RedisURI.create(uris.get(0));

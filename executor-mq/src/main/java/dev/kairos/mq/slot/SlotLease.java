@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -85,8 +86,7 @@ public final class SlotLease implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    long every = config.renewInterval().toMillis();
-    renewer.scheduleAtFixedRate(this::renewOnce, every, every, TimeUnit.MILLISECONDS);
+    scheduleRenewal(config.renewInterval().toMillis());
     log.info(
         "executor {} of app {} leased slot {} of {}",
         config.instanceId(),
@@ -95,10 +95,39 @@ public final class SlotLease implements AutoCloseable {
         config.slotCount());
   }
 
-  /** Runs on the renewal thread only. Catches everything: the loop must outlive a Redis outage. */
-  private void renewOnce() {
+  private void scheduleRenewal(long delayMs) {
+    try {
+      renewer.schedule(this::renewAndReschedule, delayMs, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closing or lost: no more renewals
+    }
+  }
+
+  /**
+   * Renews, then schedules the next renewal: after the renew interval, or after {@link
+   * #failedRenewalRetryMs()} when this one failed, so a lease outlives a short Redis outage (a
+   * restart) instead of waiting a whole interval after Redis is back while its trust runs out.
+   */
+  private void renewAndReschedule() {
+    boolean renewed = renewOnce();
+    if (!lost && lifecycle.isStarted()) {
+      scheduleRenewal(renewed ? config.renewInterval().toMillis() : failedRenewalRetryMs());
+    }
+  }
+
+  /** The pause before retrying a failed renewal: a sixth of the renew interval, 100 ms at least. */
+  long failedRenewalRetryMs() {
+    return Math.max(100, config.renewInterval().toMillis() / 6);
+  }
+
+  /**
+   * Runs on the renewal thread only. Catches everything: the loop must outlive a Redis outage.
+   *
+   * @return whether Redis confirmed the lease
+   */
+  private boolean renewOnce() {
     if (lost || !lifecycle.isStarted()) {
-      return;
+      return false;
     }
     long started = deadline.attemptStarted();
     try {
@@ -108,7 +137,7 @@ public final class SlotLease implements AutoCloseable {
       if (answer.ok()) {
         deadline.confirmed(started);
         renewals.incrementAndGet();
-        return;
+        return true;
       }
       lost = true;
       deadline.revoke();
@@ -119,9 +148,10 @@ public final class SlotLease implements AutoCloseable {
           config.app(),
           slot);
       renewer.shutdown();
+      return false;
     } catch (RuntimeException e) {
       if (!lifecycle.isStarted()) {
-        return; // close() interrupted this renewal; nothing to report
+        return false; // close() interrupted this renewal; nothing to report
       }
       renewalFailures.incrementAndGet();
       log.warn(
@@ -130,6 +160,7 @@ public final class SlotLease implements AutoCloseable {
           config.app(),
           TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos()),
           e.toString());
+      return false;
     }
   }
 

@@ -127,7 +127,8 @@ class FireConfiguration {
             timing.wheelReconcileInterval(),
             fire.getInflightSweepInterval(),
             fire.getInflightResendAfter(),
-            fire.getMaxUnackedSends());
+            fire.getMaxUnackedSends(),
+            fire.getNoExecutorGrace());
     NodeFirePath path =
         new NodeFirePath(
             store,

@@ -9,6 +9,7 @@ final class FireMeters {
 
   final Counter dispatched;
   final Counter noExecutor;
+  final Counter noExecutorWaits;
   final Counter sendFailures;
   final Counter sendRetries;
   final Counter ackMissed;
@@ -28,6 +29,11 @@ final class FireMeters {
     noExecutor =
         Counter.builder("kairos.fires.no.executor")
             .description("triggers ended NO_EXECUTOR: no live slot of the app hosts the handler")
+            .tag("node", node)
+            .register(meters);
+    noExecutorWaits =
+        Counter.builder("kairos.fires.no.executor.waits")
+            .description("routings that found no live slot and waited for one (no-executor grace)")
             .tag("node", node)
             .register(meters);
     sendFailures =

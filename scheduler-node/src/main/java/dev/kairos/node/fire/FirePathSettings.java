@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param sweepInterval how often inflight entries are checked for a re-send
  * @param resendAfter how long an entry may stay inflight before it is re-sent
  * @param maxUnackedSends most sends awaiting a broker answer at once (the send window)
+ * @param noExecutorGrace how long a trigger that finds no live executor slot waits for one (checked
+ *     every second) before it ends NO_EXECUTOR; shorter than {@code resendAfter}, so the inflight
+ *     sweeper never re-sends a trigger that is still waiting
  */
 public record FirePathSettings(
     int batchSize,
@@ -25,7 +28,8 @@ public record FirePathSettings(
     Duration reconcileInterval,
     Duration sweepInterval,
     Duration resendAfter,
-    int maxUnackedSends) {
+    int maxUnackedSends,
+    Duration noExecutorGrace) {
 
   /** Most entries read per shard by one reconcile, and moved per shard by one take or sweep. */
   public static final int PER_SHARD_LIMIT = 10_000;
@@ -35,6 +39,41 @@ public record FirePathSettings(
 
   /** Default send window: a slow broker makes fires late rather than failing them. */
   public static final int DEFAULT_MAX_UNACKED_SENDS = 2_000;
+
+  /**
+   * Default wait for a live executor: covers executors re-registering after a Redis restart or a
+   * node restart (leases renew every 3 s) and stays below the default re-send delay (10 s).
+   */
+  public static final Duration DEFAULT_NO_EXECUTOR_GRACE = Duration.ofSeconds(8);
+
+  /** Settings with the default no-executor grace (capped below {@code resendAfter}). */
+  public FirePathSettings(
+      int batchSize,
+      int dispatchThreads,
+      int ackThreads,
+      int maxPending,
+      Duration preRead,
+      Duration reconcileInterval,
+      Duration sweepInterval,
+      Duration resendAfter,
+      int maxUnackedSends) {
+    this(
+        batchSize,
+        dispatchThreads,
+        ackThreads,
+        maxPending,
+        preRead,
+        reconcileInterval,
+        sweepInterval,
+        resendAfter,
+        maxUnackedSends,
+        defaultGrace(resendAfter));
+  }
+
+  private static Duration defaultGrace(Duration resendAfter) {
+    Duration half = resendAfter.dividedBy(2);
+    return DEFAULT_NO_EXECUTOR_GRACE.compareTo(half) < 0 ? DEFAULT_NO_EXECUTOR_GRACE : half;
+  }
 
   /** Settings with the default send window. */
   public FirePathSettings(
@@ -55,7 +94,8 @@ public record FirePathSettings(
         reconcileInterval,
         sweepInterval,
         resendAfter,
-        DEFAULT_MAX_UNACKED_SENDS);
+        DEFAULT_MAX_UNACKED_SENDS,
+        defaultGrace(resendAfter));
   }
 
   public FirePathSettings {
@@ -63,6 +103,15 @@ public record FirePathSettings(
     Objects.requireNonNull(reconcileInterval, "reconcileInterval");
     Objects.requireNonNull(sweepInterval, "sweepInterval");
     Objects.requireNonNull(resendAfter, "resendAfter");
+    Objects.requireNonNull(noExecutorGrace, "noExecutorGrace");
+    if (noExecutorGrace.isNegative() || noExecutorGrace.compareTo(resendAfter) >= 0) {
+      throw new IllegalArgumentException(
+          "noExecutorGrace ("
+              + noExecutorGrace
+              + ") must be >= 0 and shorter than the inflight re-send delay ("
+              + resendAfter
+              + ")");
+    }
     if (batchSize < 1
         || dispatchThreads < 1
         || ackThreads < 1

@@ -81,6 +81,20 @@ public class FireProperties {
   /** The RocketMQ broker cluster on which handler topics are created. */
   @NotNull private String brokerCluster = DEFAULT_BROKER_CLUSTER;
 
+  /**
+   * How long a trigger that finds no live executor slot waits for one (re-checked every second)
+   * before it ends NO_EXECUTOR; must be shorter than {@code inflight-resend-after}.
+   */
+  @NotNull private Duration noExecutorGrace = FirePathSettings.DEFAULT_NO_EXECUTOR_GRACE;
+
+  public Duration getNoExecutorGrace() {
+    return noExecutorGrace;
+  }
+
+  public void setNoExecutorGrace(Duration noExecutorGrace) {
+    this.noExecutorGrace = noExecutorGrace;
+  }
+
   public int getMaxUnackedSends() {
     return maxUnackedSends;
   }

@@ -109,7 +109,8 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
             dispatchExecutor,
             loops,
             meters,
-            window);
+            window,
+            settings.noExecutorGrace().toMillis());
     this.wheel = new TimingWheel<>(clock.nowMs(), settings.maxPending());
     this.ticker =
         WheelTicker.withAsyncConsumer(

@@ -23,7 +23,10 @@ import org.slf4j.MDC;
  * publishes it asynchronously within a bounded {@link SendWindow} and, once the broker acknowledged
  * it, records DISPATCHED (removing the inflight entry) with a non-blocking, pipelined script call.
  * What fails stays inflight (DESIGN "Ownership and crash windows": "send fails or times out on a
- * live node"), and the inflight sweeper re-sends it.
+ * live node"), and the inflight sweeper re-sends it. A trigger that finds no live executor slot
+ * waits for one, re-checked every second, for the no-executor grace before it ends NO_EXECUTOR:
+ * leases lapse for a few seconds when Redis restarts or executors re-register after a restart, and
+ * a fire routed in that gap must not end at once.
  *
  * <p>Runs on the dispatch threads, which may block on the first fire of a handler (topic creation)
  * and once per second per app (slot leases); broker callbacks never block: they only hand the ack
@@ -38,6 +41,9 @@ final class TriggerDispatcher {
 
   static final long RETRY_BACKOFF_MS = 500;
 
+  /** How often a trigger waiting for a live executor slot routes again (the slot cache's TTL). */
+  static final long NO_EXECUTOR_RECHECK_MS = 1_000;
+
   private final NodeWheelStore store;
   private final SlotRouter router;
   private final TopicEnsurer topics;
@@ -51,6 +57,7 @@ final class TriggerDispatcher {
   private final SendWindow window;
   private final MessageCodec codec = new MessageCodec();
   private final BroadcastDispatcher broadcasts;
+  private final long noExecutorGraceMs;
 
   TriggerDispatcher(
       NodeWheelStore store,
@@ -63,7 +70,8 @@ final class TriggerDispatcher {
       Executor dispatchExecutor,
       ScheduledExecutorService retryTimer,
       FireMeters meters,
-      SendWindow window) {
+      SendWindow window,
+      long noExecutorGraceMs) {
     this.store = store;
     this.router = router;
     this.topics = topics;
@@ -75,31 +83,36 @@ final class TriggerDispatcher {
     this.retryTimer = retryTimer;
     this.meters = meters;
     this.window = window;
+    this.noExecutorGraceMs = noExecutorGraceMs;
     this.broadcasts =
         new BroadcastDispatcher(store, router, sender, clock, term, ackExecutor, meters);
   }
 
   void dispatchAll(List<DueTrigger> due) {
     for (DueTrigger trigger : due) {
-      admit(trigger, 1);
+      admit(trigger, 1, 0);
     }
   }
 
-  /** Dispatches now if the send window has room, later (in order) if not. */
-  private void admit(DueTrigger trigger, int attempt) {
-    if (!window.submit(() -> dispatchLogged(trigger, attempt))) {
+  /**
+   * Dispatches now if the send window has room, later (in order) if not.
+   *
+   * @param waitingSinceMs when the trigger first found no live executor slot, 0 if it has not
+   */
+  private void admit(DueTrigger trigger, int attempt, long waitingSinceMs) {
+    if (!window.submit(() -> dispatchLogged(trigger, attempt, waitingSinceMs))) {
       // Already in this node's inflight set: the sweeper re-sends it. Counted, not logged per fire.
       meters.windowOverflow.increment();
     }
   }
 
   /** Runs holding a place in the send window; gives it back unless a send now holds it. */
-  private void dispatchLogged(DueTrigger trigger, int attempt) {
+  private void dispatchLogged(DueTrigger trigger, int attempt, long waitingSinceMs) {
     MDC.put("jobId", trigger.jobId());
     MDC.put("triggerId", trigger.triggerId());
     boolean sending = false;
     try {
-      sending = dispatch(trigger, attempt);
+      sending = dispatch(trigger, attempt, waitingSinceMs);
     } catch (RuntimeException e) {
       meters.sendFailures.increment();
       log.warn(
@@ -131,11 +144,15 @@ final class TriggerDispatcher {
   }
 
   /** Returns true when a send started: its completion releases the window place. */
-  private boolean dispatch(DueTrigger trigger, int attempt) {
+  private boolean dispatch(DueTrigger trigger, int attempt, long waitingSinceMs) {
     Route route =
         router.route(trigger.app(), trigger.handler(), trigger.jobId(), trigger.routing());
     long now = clock.nowMs();
     if (route.isEmpty()) {
+      long since = waitingSinceMs > 0 ? waitingSinceMs : now;
+      if (now - since < noExecutorGraceMs && waitForExecutor(trigger, attempt, since)) {
+        return false;
+      }
       String message =
           "no live executor of app " + trigger.app() + " hosts handler " + trigger.handler();
       store
@@ -225,6 +242,26 @@ final class TriggerDispatcher {
   }
 
   /**
+   * Routes the trigger again after {@link #NO_EXECUTOR_RECHECK_MS}; it stays in this node's
+   * inflight set meanwhile (so a crash leaves it to the leader's failover). Counted, not logged per
+   * fire.
+   *
+   * @return false when the timer refuses (closing): the trigger is then judged now
+   */
+  private boolean waitForExecutor(DueTrigger trigger, int attempt, long since) {
+    try {
+      retryTimer.schedule(
+          () -> dispatchExecutor.execute(() -> admit(trigger, attempt, since)),
+          NO_EXECUTOR_RECHECK_MS,
+          TimeUnit.MILLISECONDS);
+      meters.noExecutorWaits.increment();
+      return true;
+    } catch (RejectedExecutionException e) {
+      return false;
+    }
+  }
+
+  /**
    * A failed send is retried in memory after a short back-off (the entry is still in this node's
    * inflight set, so the ack of any copy settles it); past {@link #MAX_SEND_ATTEMPTS} the inflight
    * sweeper takes over. Never blocks the broker callback thread.
@@ -232,7 +269,7 @@ final class TriggerDispatcher {
   private boolean retryLater(DueTrigger trigger, int attempt) {
     try {
       retryTimer.schedule(
-          () -> dispatchExecutor.execute(() -> admit(trigger, attempt)),
+          () -> dispatchExecutor.execute(() -> admit(trigger, attempt, 0)),
           RETRY_BACKOFF_MS * (attempt - 1),
           TimeUnit.MILLISECONDS);
       meters.sendRetries.increment();
