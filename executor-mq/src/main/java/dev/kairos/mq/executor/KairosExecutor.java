@@ -65,6 +65,12 @@ public final class KairosExecutor implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(KairosExecutor.class);
 
+  /** How many recently started trigger ids {@link #startedHere} keeps. */
+  private static final int STARTED_HERE_CAPACITY = 100_000;
+
+  /** Longest pause between two tries of a start claim whose answer was lost. */
+  private static final long CLAIM_RETRY_MAX_MS = 1_000;
+
   /** How long close() waits for run ends still being written to Redis or published. */
   private static final long ENDINGS_GRACE_MS = 10_000;
 
@@ -77,6 +83,7 @@ public final class KairosExecutor implements AutoCloseable {
   private final AtomicInteger activeRuns = new AtomicInteger();
   private final ExecutorCounters counters;
   private final LongAdder reclaims = new LongAdder();
+  private final LongAdder ownLostClaims = new LongAdder();
 
   // The current slot tenure: replaced together by the poll thread when a lost lease is re-claimed
   // (volatile: workers read them). A tenure's consumer is touched by the poll thread only.
@@ -89,6 +96,19 @@ public final class KairosExecutor implements AutoCloseable {
 
   /** Runs that started on this instance and have not ended, by trigger id (for cancels). */
   private final Map<String, Run> running = new ConcurrentHashMap<>();
+
+  /**
+   * Trigger ids this instance started, most recent last (bounded): tells a claim of ours whose
+   * reply was lost apart from a copy of a trigger this instance already ran.
+   */
+  private final Set<String> startedHere =
+      java.util.Collections.newSetFromMap(
+          new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > STARTED_HERE_CAPACITY;
+            }
+          });
 
   /** Ends being written to Redis (and published where needed): close() waits for them. */
   private final Set<CompletableFuture<?>> ending = ConcurrentHashMap.newKeySet();
@@ -229,6 +249,11 @@ public final class KairosExecutor implements AutoCloseable {
 
   public int slot() {
     return lease.slot();
+  }
+
+  /** Start claims whose answer was lost and that turned out to have committed (then run). */
+  long ownLostClaims() {
+    return ownLostClaims.sum();
   }
 
   /** How many times this instance claimed a slot again after losing its lease. */
@@ -411,18 +436,20 @@ public final class KairosExecutor implements AutoCloseable {
       return null; // not trusted, or received under a lease since lost: the slot's owner has it
     }
     log.debug("claiming the start of {}", delivery.trigger().triggerId());
-    StartOutcome outcome;
-    try {
-      outcome =
-          records.claimStart(StartRequest.of(delivery.trigger(), lease.instanceId(), lease.slot()));
-    } catch (RuntimeException e) {
-      counters.errors.increment();
-      log.warn("start claim of {} failed: {}", delivery.trigger().triggerId(), e.toString());
+    StartOutcome outcome =
+        claimResolvingLostReplies(
+            StartRequest.of(delivery.trigger(), lease.instanceId(), lease.slot()));
+    if (outcome == null) {
       return null;
     }
     offsets.done(delivery.queue(), delivery.offset());
     switch (outcome.kind()) {
-      case STARTED -> counters.count(delivery.trigger().handler(), Outcome.STARTED);
+      case STARTED -> {
+        synchronized (startedHere) {
+          startedHere.add(delivery.trigger().triggerId());
+        }
+        counters.count(delivery.trigger().handler(), Outcome.STARTED);
+      }
       case DUPLICATE -> {
         counters.count(delivery.trigger().handler(), Outcome.DUPLICATE);
         report(delivery.trigger(), ResultStatus.DUPLICATE, 0, "already " + outcome.stateFound());
@@ -431,6 +458,77 @@ public final class KairosExecutor implements AutoCloseable {
         counters.count(delivery.trigger().handler(), Outcome.EXPIRED);
         report(delivery.trigger(), ResultStatus.EXPIRED, 0, "older than the dedup window");
       }
+    }
+    return outcome;
+  }
+
+  /**
+   * Claims a start; when Redis does not answer (a timeout or a dropped connection, after which the
+   * script may or may not have committed) it tries again until Redis answers, so a claim is never
+   * left RUNNING with its handler unrun (issue #14). A try that finds the trigger RUNNING by this
+   * instance, which has not started it, is this claim's own earlier try: the handler runs. While
+   * the lease is not trusted it only reads the record (a claim that had not committed is left to
+   * the slot's next owner).
+   *
+   * @return the outcome, or null when the start was not claimed and is left to the next owner
+   */
+  private StartOutcome claimResolvingLostReplies(StartRequest request) {
+    long pauseMs = 50;
+    boolean lostReply = false;
+    while (true) {
+      try {
+        if (lease.isValid()) {
+          StartOutcome outcome = records.claimStart(request);
+          return lostReply ? ownLostClaim(request, outcome) : outcome;
+        }
+        if (!lostReply) {
+          return null;
+        }
+        String[] found = records.stateAndExecutor(request.triggerId(), request.jobId());
+        StartOutcome read =
+            new StartOutcome(
+                StartOutcome.Kind.DUPLICATE, System.currentTimeMillis(), found[0], found[1]);
+        StartOutcome own = ownLostClaim(request, read);
+        return own.started() ? own : null;
+      } catch (RuntimeException e) {
+        counters.errors.increment();
+        if (!lostReply) {
+          log.warn(
+              "start claim of {} got no answer ({}); trying again until Redis answers",
+              request.triggerId(),
+              e.toString());
+        }
+        lostReply = true;
+      }
+      if (!lifecycle.isStarted()) {
+        return null; // stopping: the lost-trigger monitor settles a claim that had committed
+      }
+      try {
+        Thread.sleep(pauseMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+      pauseMs = Math.min(pauseMs * 2, CLAIM_RETRY_MAX_MS);
+    }
+  }
+
+  /** After a lost reply: RUNNING by this instance, not started here, is this claim's own. */
+  private StartOutcome ownLostClaim(StartRequest request, StartOutcome outcome) {
+    boolean startedBefore;
+    synchronized (startedHere) {
+      startedBefore = startedHere.contains(request.triggerId());
+    }
+    if (outcome.kind() == StartOutcome.Kind.DUPLICATE
+        && "RUNNING".equals(outcome.stateFound())
+        && request.executorId().equals(outcome.executorFound())
+        && !startedBefore) {
+      ownLostClaims.increment();
+      log.info(
+          "start claim of {} had committed before its answer was lost: running it",
+          request.triggerId());
+      return new StartOutcome(
+          StartOutcome.Kind.STARTED, outcome.startedMs(), "RUNNING", request.executorId());
     }
     return outcome;
   }

@@ -88,6 +88,16 @@ public final class TriggerRecords {
     return startOutcome(reply);
   }
 
+  /**
+   * The trigger's recorded state and executor (empty strings for a missing record or field): how an
+   * executor whose claim reply was lost learns whether its claim committed.
+   */
+  public String[] stateAndExecutor(String triggerId, String jobId) {
+    var values =
+        redis.sync().hmget(RedisKeys.trigger(keys.shardOf(jobId), triggerId), "state", "executor");
+    return new String[] {values.get(0).getValueOrElse(""), values.get(1).getValueOrElse("")};
+  }
+
   /** {@link #claimStart} without blocking the caller; Lettuce pipelines concurrent calls. */
   public CompletionStage<StartOutcome> claimStartAsync(StartRequest request) {
     int shard = keys.shardOf(request.jobId());

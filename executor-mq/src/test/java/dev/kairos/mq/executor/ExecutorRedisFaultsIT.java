@@ -34,13 +34,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The default {@link ResultReports#EXCEPTIONS}: a run whose end landed in Redis publishes nothing
- * (the record and its event are what the scheduler reacts to), a run whose end could not be written
- * publishes its result for the scheduler's result consumer, and reports about copies are always
- * published. Redis is really stopped for the second case.
+ * The executor against Redis faults, with the default {@link ResultReports#EXCEPTIONS}: a run whose
+ * end landed in Redis publishes nothing (the record and its event are what the scheduler reacts
+ * to), a run whose end could not be written publishes its result for the scheduler's result
+ * consumer, reports about copies are always published, and a start claim whose answer was lost is
+ * resolved, never left RUNNING unrun. Redis is really stopped, or really stalled.
  */
 @RealInfra(rocketMq = true, redis = RedisMode.STANDALONE)
-class ExecutorResultReportsIT {
+class ExecutorRedisFaultsIT {
 
   private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
   private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -52,11 +53,13 @@ class ExecutorResultReportsIT {
   private final String app = "reports-" + UUID.randomUUID().toString().substring(0, 8);
   private final List<ResultMessage> results = new CopyOnWriteArrayList<>();
   private final CountDownLatch release = new CountDownLatch(1);
+  private final java.util.concurrent.atomic.AtomicInteger quickRuns =
+      new java.util.concurrent.atomic.AtomicInteger();
   private DefaultMQProducer producer;
   private DefaultLitePullConsumer resultConsumer;
   private KairosExecutor executor;
 
-  ExecutorResultReportsIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
+  ExecutorRedisFaultsIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
     this.mq = mq;
     this.embeddedRedis = redis;
     this.redis = KairosRedis.connect(List.of(redis.uri()), false, Duration.ofSeconds(2));
@@ -88,7 +91,9 @@ class ExecutorResultReportsIT {
     assertThat(settings.resultReports()).isEqualTo(ResultReports.EXCEPTIONS);
     executor =
         new KairosExecutor(
-            redis, settings, Map.of("quick", ctx -> {}, "held", ctx -> release.await()));
+            redis,
+            settings,
+            Map.of("quick", ctx -> quickRuns.incrementAndGet(), "held", ctx -> release.await()));
     executor.start();
   }
 
@@ -129,6 +134,37 @@ class ExecutorResultReportsIT {
     assertThat(state(t)).isEqualTo("RUNNING");
   }
 
+  @Test
+  void aStartClaimWhoseAnswerWasLostRunsTheHandlerOnce() throws Exception {
+    // DEBUG SLEEP stalls the server longer than the executor's 2 s command timeout: the claim
+    // times out on the client, then runs on the server once the sleep ends (committed, answer
+    // lost), and the retries behind it find the trigger RUNNING by this executor.
+    // A first run loads claim_start into the server's script cache, so the stalled claim below is
+    // an EVALSHA the server runs (a NOSCRIPT answer would commit nothing).
+    TriggerMessage first = dispatch("quick");
+    Poll.until(DEADLINE, "the first run", () -> "SUCCESS".equals(state(first)));
+    TriggerMessage t = recorded("quick");
+    try (KairosRedis staller =
+        KairosRedis.connect(List.of(embeddedRedis.uri()), false, Duration.ofSeconds(10))) {
+      var sleep =
+          staller
+              .async()
+              .dispatch(
+                  io.lettuce.core.protocol.CommandType.DEBUG,
+                  new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
+                  new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
+                      .add("SLEEP")
+                      .add(4));
+      send(t);
+      sleep.toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+      Poll.until(DEADLINE, "the record to end SUCCESS", () -> "SUCCESS".equals(state(t)));
+      assertThat(quickRuns).hasValue(2);
+      Poll.until(DEADLINE, "the offset to be released", () -> executor.unstartedDeliveries() == 0);
+      assertThat(executor.stats().errors()).isPositive();
+      assertThat(executor.ownLostClaims()).isEqualTo(1);
+    }
+  }
+
   private String state(TriggerMessage t) {
     try {
       return redis.sync().hget(RedisKeys.trigger(KEYS.shardOf(t.jobId()), t.triggerId()), "state");
@@ -139,6 +175,13 @@ class ExecutorResultReportsIT {
 
   /** Writes the trigger record the way a node does, then sends it to slot 0. */
   private TriggerMessage dispatch(String handler) throws Exception {
+    TriggerMessage trigger = recorded(handler);
+    send(trigger);
+    return trigger;
+  }
+
+  /** Writes the trigger record the way a node does before it publishes. */
+  private TriggerMessage recorded(String handler) {
     String job = app + "-" + handler;
     long fire = System.currentTimeMillis();
     TriggerMessage trigger =
@@ -168,7 +211,6 @@ class ExecutorResultReportsIT {
                 Long.toString(fire),
                 "state",
                 "DISPATCHED"));
-    send(trigger);
     return trigger;
   }
 
