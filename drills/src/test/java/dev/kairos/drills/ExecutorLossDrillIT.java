@@ -186,6 +186,10 @@ class ExecutorLossDrillIT {
         "--kairos.executor.lease-renew-interval=" + LEASE_RENEW,
         "--kairos.executor.lease-safety-margin=" + LEASE_MARGIN,
         "--" + FirstAttemptSleeper.ENABLED + "=true",
+        // Every result on the result topic, not only the exceptions (the default): the paused
+        // scenario asserts that the node's result consumer, completing a late result again as
+        // the executor that ran it, changes nothing beside LOST.
+        "--kairos.executor.result-reports=ALL",
         // The receipt of a message ("received <trigger id> ...") is the drill's witness that a
         // trigger sat in the executor before it was killed.
         "--logging.level.dev.kairos.mq.executor.KairosExecutor=DEBUG");

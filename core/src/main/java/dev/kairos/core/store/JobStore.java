@@ -91,19 +91,7 @@ public final class JobStore {
    * @throws JobAlreadyExistsException when the id is taken; nothing written
    */
   public JobDefinition create(JobDefinition job) {
-    try {
-      return createAsync(job).get(LIST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KairosException("interrupted while creating job " + job.id(), e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new KairosException("cannot create job " + job.id() + ": " + e.getCause(), e);
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new KairosException("creating job " + job.id() + " timed out", e);
-    }
+    return await(createAsync(job), job.id());
   }
 
   /**
@@ -254,6 +242,50 @@ public final class JobStore {
   }
 
   /**
+   * {@link #disable} without waiting: disables issued together share the connection's pipeline (a
+   * batch of a thousand is one round of scripts). Fails with {@link JobNotFoundException}.
+   */
+  public CompletableFuture<JobDefinition> disableAsync(String jobId) {
+    return setEnabledAsync(jobId, false, "", "", clock.nowMs())
+        .thenApply(reply -> fromReply(jobId, reply));
+  }
+
+  /**
+   * {@link #enable} without waiting: the job is read and its script sent in pipelined rounds; the
+   * rare job whose schedule changed in between is enabled again off the Redis thread.
+   */
+  public CompletableFuture<JobDefinition> enableAsync(String jobId) {
+    return redis
+        .async()
+        .hgetall(RedisKeys.job(keys.shardOf(jobId), jobId))
+        .toCompletableFuture()
+        .thenCompose(
+            hash -> {
+              if (hash == null || hash.isEmpty()) {
+                throw new JobNotFoundException(jobId);
+              }
+              JobDefinition current = JobHash.fromHash(hash);
+              long now = clock.nowMs();
+              return setEnabledAsync(
+                  jobId,
+                  true,
+                  firstFire(current, now),
+                  Long.toString(current.scheduleVersion()),
+                  now);
+            })
+        .thenCompose(
+            reply ->
+                status(reply).equals("RETRY")
+                    ? CompletableFuture.supplyAsync(() -> enable(jobId))
+                    : CompletableFuture.completedFuture(fromReply(jobId, reply)));
+  }
+
+  /** {@link #delete(String)} without waiting; fails with {@link JobNotFoundException}. */
+  public CompletableFuture<Void> deleteAsync(String jobId) {
+    return deleteScriptAsync(jobId, "").thenAccept(reply -> checkDeleted(jobId, "", reply));
+  }
+
+  /**
    * Deletes a job whatever its version.
    *
    * @throws JobNotFoundException when there is no such job
@@ -319,18 +351,24 @@ public final class JobStore {
   }
 
   private void delete(String jobId, String expectedVersion) {
+    checkDeleted(jobId, expectedVersion, await(deleteScriptAsync(jobId, expectedVersion), jobId));
+  }
+
+  private CompletableFuture<List<Object>> deleteScriptAsync(String jobId, String expectedVersion) {
     int shard = keys.shardOf(jobId);
-    List<Object> reply =
-        run(
-            deleteJob,
-            new String[] {
-              RedisKeys.job(shard, jobId),
-              RedisKeys.due(shard),
-              RedisKeys.events(shard),
-              RedisKeys.jobIndex(shard),
-              RedisKeys.enabledApps(shard)
-            },
-            List.of(jobId, expectedVersion, eventsMaxLen, Long.toString(clock.nowMs())));
+    return runAsync(
+        deleteJob,
+        new String[] {
+          RedisKeys.job(shard, jobId),
+          RedisKeys.due(shard),
+          RedisKeys.events(shard),
+          RedisKeys.jobIndex(shard),
+          RedisKeys.enabledApps(shard)
+        },
+        List.of(jobId, expectedVersion, eventsMaxLen, Long.toString(clock.nowMs())));
+  }
+
+  private static void checkDeleted(String jobId, String expectedVersion, List<Object> reply) {
     switch (status(reply)) {
       case "NOT_FOUND" -> throw new JobNotFoundException(jobId);
       case "CONFLICT" ->
@@ -342,9 +380,13 @@ public final class JobStore {
 
   private List<Object> setEnabled(
       String jobId, boolean enable, String firstFire, String forScheduleVersion, long now) {
+    return await(setEnabledAsync(jobId, enable, firstFire, forScheduleVersion, now), jobId);
+  }
+
+  private CompletableFuture<List<Object>> setEnabledAsync(
+      String jobId, boolean enable, String firstFire, String forScheduleVersion, long now) {
     int shard = keys.shardOf(jobId);
-    List<Object> reply =
-        run(
+    return runAsync(
             setJobEnabled,
             new String[] {
               RedisKeys.job(shard, jobId),
@@ -358,17 +400,45 @@ public final class JobStore {
                 firstFire,
                 forScheduleVersion,
                 eventsMaxLen,
-                Long.toString(now)));
-    if (status(reply).equals("NOT_FOUND")) {
-      throw new JobNotFoundException(jobId);
-    }
-    return reply;
+                Long.toString(now)))
+        .thenApply(
+            reply -> {
+              if (status(reply).equals("NOT_FOUND")) {
+                throw new JobNotFoundException(jobId);
+              }
+              return reply;
+            });
   }
 
   /** The first fire of the job's schedule set at {@code now}, as a score, or "" for none. */
   private static String firstFire(JobDefinition job, long now) {
     OptionalLong first = Schedules.firstFire(job.schedule(), now);
     return first.isPresent() ? Long.toString(first.getAsLong()) : "";
+  }
+
+  private CompletableFuture<List<Object>> runAsync(
+      LuaScript script, String[] scriptKeys, List<String> args) {
+    return script
+        .<List<Object>>evalAsync(
+            redis.async(), ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new))
+        .toCompletableFuture();
+  }
+
+  /** Waits for a write; its own exceptions (not found, conflict) are thrown as they are. */
+  private static <T> T await(CompletableFuture<T> write, String jobId) {
+    try {
+      return write.get(LIST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KairosException("interrupted while writing job " + jobId, e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new KairosException("cannot write job " + jobId + ": " + e.getCause(), e);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new KairosException("writing job " + jobId + " timed out", e);
+    }
   }
 
   private List<Object> run(LuaScript script, String[] scriptKeys, List<String> args) {

@@ -17,6 +17,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -53,23 +55,18 @@ class BatchController {
 
   @PostMapping(path = "/api/v1/job-batches/enable", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult enable(@RequestBody BatchRequest request) {
-    return apply("enable", request, id -> store.enable(id).version());
+    return apply("enable", request, id -> store.enableAsync(id).thenApply(JobDefinition::version));
   }
 
   @PostMapping(path = "/api/v1/job-batches/disable", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult disable(@RequestBody BatchRequest request) {
-    return apply("disable", request, id -> store.disable(id).version());
+    return apply(
+        "disable", request, id -> store.disableAsync(id).thenApply(JobDefinition::version));
   }
 
   @PostMapping(path = "/api/v1/job-batches/delete", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult delete(@RequestBody BatchRequest request) {
-    return apply(
-        "delete",
-        request,
-        id -> {
-          store.delete(id);
-          return null;
-        });
+    return apply("delete", request, id -> store.deleteAsync(id).thenApply(none -> null));
   }
 
   @GetMapping(path = "/api/v1/job-export", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -93,16 +90,29 @@ class BatchController {
     return importer.run(jobs, dryRun);
   }
 
-  private BatchResult apply(String action, BatchRequest request, Function<String, Long> op) {
+  /**
+   * Issues every job's write at once (they share the connection's pipeline: a batch of a thousand
+   * is a round or two of scripts, not a round trip per job), then collects the answers in order.
+   */
+  private BatchResult apply(
+      String action, BatchRequest request, Function<String, CompletableFuture<Long>> op) {
     List<String> ids = checked(request);
+    List<CompletableFuture<Long>> writes = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      writes.add(op.apply(id));
+    }
     List<BatchResult.Item> items = new ArrayList<>(ids.size());
     int done = 0;
-    for (String id : ids) {
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
       try {
-        Long version = op.apply(id);
+        Long version = writes.get(i).join();
         items.add(new BatchResult.Item(id, "DONE", version));
         done++;
-      } catch (JobNotFoundException e) {
+      } catch (CompletionException e) {
+        if (!(e.getCause() instanceof JobNotFoundException)) {
+          throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
         items.add(new BatchResult.Item(id, "NOT_FOUND", null));
       }
     }
