@@ -64,6 +64,13 @@ public record JobDefinition(
   public static final long DEFAULT_MISFIRE_THRESHOLD_MS = MIN_MISFIRE_THRESHOLD_MS;
 
   /**
+   * The longest handler timeout, misfire threshold and retry delay: 7 days. Far beyond any sane
+   * value, and small enough that the scripts' time arithmetic (fire time + dedup window + timeout,
+   * in Lua's doubles and Redis' 64-bit expiries) can never overflow.
+   */
+  public static final long MAX_DURATION_MS = 7L * 24 * 60 * 60 * 1000;
+
+  /**
    * Routing of a job that names none: CONSISTENT_HASH spreads an app's jobs over its live slots
    * (each job sticks to one slot while the slots do not change), so an added executor adds
    * capacity. xxl-job's default, FIRST, sends every fire to one executor; it stays available.

@@ -14,7 +14,11 @@ public final class JobId {
 
   private JobId() {}
 
+  /**
+   * 1–64 of {@code [A-Za-z0-9_.-]}, and not {@code .} or {@code ..}: those two are path segments (a
+   * URL with them is normalised away), so a job with such an id could never be addressed.
+   */
   public static boolean isValid(String id) {
-    return id != null && VALID.matcher(id).matches();
+    return id != null && VALID.matcher(id).matches() && !id.equals(".") && !id.equals("..");
   }
 }

@@ -51,7 +51,7 @@ public final class JobValidator {
               JobFields.ID,
               "must be 1-"
                   + JobId.MAX_LENGTH
-                  + " characters of [A-Za-z0-9_.-] but was '"
+                  + " characters of [A-Za-z0-9_.-], not '.' or '..', but was '"
                   + abbreviate(job.id())
                   + "'"));
     }
@@ -98,10 +98,14 @@ public final class JobValidator {
                   + JobDefinition.MAX_PARAMS_BYTES
                   + " (64 KiB) are allowed"));
     }
-    if (job.timeoutMs() < 0) {
+    if (job.timeoutMs() < 0 || job.timeoutMs() > JobDefinition.MAX_DURATION_MS) {
       problems.add(
           new ValidationProblem(
-              JobFields.TIMEOUT_MS, "must be >= 0 (0 = no timeout) but was " + job.timeoutMs()));
+              JobFields.TIMEOUT_MS,
+              "must be in 0.."
+                  + JobDefinition.MAX_DURATION_MS
+                  + " ms (0 = no timeout, at most 7 days) but was "
+                  + job.timeoutMs()));
     }
     if (job.retryCount() < 0 || job.retryCount() > JobDefinition.MAX_RETRY_COUNT) {
       problems.add(
@@ -111,6 +115,15 @@ public final class JobValidator {
     }
     backoffProblem(job.retryBackoff())
         .ifPresent(p -> problems.add(new ValidationProblem(JobFields.RETRY_BACKOFF, p)));
+    if (job.misfireThresholdMs() > JobDefinition.MAX_DURATION_MS) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.MISFIRE_THRESHOLD_MS,
+              "must be at most "
+                  + JobDefinition.MAX_DURATION_MS
+                  + " ms (7 days) but was "
+                  + job.misfireThresholdMs()));
+    }
     if (job.misfireThresholdMs() < JobDefinition.MIN_MISFIRE_THRESHOLD_MS) {
       problems.add(
           new ValidationProblem(
@@ -163,6 +176,13 @@ public final class JobValidator {
   private static Optional<String> backoffProblem(RetryBackoff b) {
     if (b.initialDelayMs() < 0) {
       return Optional.of("initial delay must be >= 0 but was " + b.initialDelayMs());
+    }
+    if (b.maxDelayMs() > JobDefinition.MAX_DURATION_MS) {
+      return Optional.of(
+          "max delay must be at most "
+              + JobDefinition.MAX_DURATION_MS
+              + " ms (7 days) but was "
+              + b.maxDelayMs());
     }
     if (b.maxDelayMs() < b.initialDelayMs()) {
       return Optional.of(

@@ -128,4 +128,24 @@ class JobValidatorTest {
         .hasMessageContaining("timeoutMs")
         .satisfies(e -> assertThat(((JobValidationException) e).problems()).hasSize(2));
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {".", ".."})
+  void idsThatArePathSegmentsAreRejected(String id) {
+    JobDefinition job = JobDefinition.builder(id).app("billing").handler("h").build();
+    assertThat(fieldsOf(job)).contains("id");
+  }
+
+  @Test
+  void durationsTheScriptsCannotHoldAreRejectedNamingTheField() {
+    long tooLong = JobDefinition.MAX_DURATION_MS + 1;
+    assertThat(fieldsOf(valid().timeoutMs(Long.MAX_VALUE).build())).containsExactly("timeoutMs");
+    assertThat(fieldsOf(valid().timeoutMs(tooLong).build())).containsExactly("timeoutMs");
+    assertThat(validator.validate(valid().timeoutMs(JobDefinition.MAX_DURATION_MS).build()))
+        .isEmpty();
+    assertThat(fieldsOf(valid().misfire(MisfireStrategy.DO_NOTHING, Long.MAX_VALUE).build()))
+        .containsExactly("misfireThresholdMs");
+    assertThat(fieldsOf(valid().retryCount(1).retryBackoff(RetryBackoff.fixed(tooLong)).build()))
+        .containsExactly("retryBackoff");
+  }
 }

@@ -650,11 +650,19 @@ public final class KairosExecutor implements AutoCloseable {
               return null;
             },
             publisher);
-    ending.add(ended);
-    ended.whenComplete((ok, failure) -> ending.remove(ended));
+    track(ended);
   }
 
+  /** Keeps {@code close()} waiting for {@code work} (bounded): a run's end, a result's send. */
+  private void track(CompletableFuture<?> work) {
+    ending.add(work);
+    work.whenComplete((ok, failure) -> ending.remove(work));
+  }
+
+  /** Publishes a result without waiting for the broker; close() waits for the send. */
   private void report(TriggerMessage t, ResultStatus status, long startedMs, String text) {
+    CompletableFuture<Void> sent = new CompletableFuture<>();
+    track(sent);
     try {
       ResultMessage result =
           ResultMessage.of(
@@ -669,21 +677,26 @@ public final class KairosExecutor implements AutoCloseable {
           codec.toMessage(result),
           new SendCallback() {
             @Override
-            public void onSuccess(SendResult sent) {}
+            public void onSuccess(SendResult result) {
+              sent.complete(null);
+            }
 
             @Override
             public void onException(Throwable e) {
               counters.errors.increment();
               log.warn(
                   "publishing the {} result of {} failed: {}", status, t.triggerId(), e.toString());
+              sent.complete(null);
             }
           });
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       counters.errors.increment();
+      sent.complete(null);
     } catch (Exception e) {
       counters.errors.increment();
       log.warn("publishing the {} result of {} failed: {}", status, t.triggerId(), e.toString());
+      sent.complete(null);
     }
   }
 
@@ -737,19 +750,33 @@ public final class KairosExecutor implements AutoCloseable {
     }
   }
 
-  /** Waits, bounded, for the ends still being written, so a stopping executor records them. */
+  /**
+   * Waits, bounded, for the ends still being written and the results still being sent (an end may
+   * start a send while this waits), so a stopping executor records and reports them.
+   */
   private void awaitEndings() {
-    CompletableFuture<?>[] pending = ending.toArray(CompletableFuture[]::new);
-    try {
-      CompletableFuture.allOf(pending).get(ENDINGS_GRACE_MS, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      log.warn(
-          "{} run ends not recorded within {} ms of stopping; the lost-trigger monitor settles"
-              + " them",
-          ending.size(),
-          ENDINGS_GRACE_MS);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ENDINGS_GRACE_MS);
+    while (!ending.isEmpty()) {
+      long left = deadline - System.nanoTime();
+      try {
+        if (left <= 0) {
+          throw new java.util.concurrent.TimeoutException();
+        }
+        CompletableFuture.allOf(ending.toArray(CompletableFuture[]::new))
+            .get(left, TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (java.util.concurrent.ExecutionException e) {
+        // logged where it failed; wait for the rest
+      } catch (java.util.concurrent.TimeoutException e) {
+        log.warn(
+            "{} run ends or result sends not done within {} ms of stopping; the lost-trigger"
+                + " monitor settles them",
+            ending.size(),
+            ENDINGS_GRACE_MS);
+        return;
+      }
     }
   }
 
