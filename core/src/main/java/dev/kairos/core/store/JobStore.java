@@ -336,18 +336,8 @@ public final class JobStore {
           "shard must be in 0.." + (keys.shards() - 1) + " but was " + shard);
     }
     Set<String> ids = redis.sync().smembers(RedisKeys.jobIndex(shard));
-    List<CompletableFuture<Map<String, String>>> reads = new ArrayList<>();
-    for (String id : ids) {
-      reads.add(redis.async().hgetall(RedisKeys.job(shard, id)).toCompletableFuture());
-    }
-    List<JobDefinition> jobs = new ArrayList<>(reads.size());
-    for (CompletableFuture<Map<String, String>> read : reads) {
-      Map<String, String> hash = join(read);
-      if (hash != null && !hash.isEmpty()) { // deleted between SMEMBERS and HGETALL
-        jobs.add(JobHash.fromHash(hash));
-      }
-    }
-    return jobs;
+    // A job deleted between SMEMBERS and HGETALL reads as empty and is left out.
+    return getAll(List.copyOf(ids)).stream().flatMap(Optional::stream).toList();
   }
 
   private void delete(String jobId, String expectedVersion) {

@@ -94,8 +94,7 @@ public record FirePathSettings(
         reconcileInterval,
         sweepInterval,
         resendAfter,
-        DEFAULT_MAX_UNACKED_SENDS,
-        defaultGrace(resendAfter));
+        DEFAULT_MAX_UNACKED_SENDS);
   }
 
   public FirePathSettings {
