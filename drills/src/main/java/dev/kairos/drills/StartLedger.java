@@ -278,6 +278,43 @@ public final class StartLedger {
     }
   }
 
+  /**
+   * Where the fires of {@code ids} stand in Redis, counted by their record's state, node, slot and
+   * message ({@code <no record>} when the record is gone): what a drill logs for its missed fires,
+   * so a miss points at the stage that lost them.
+   */
+  public Map<String, Integer> describe(Collection<String> ids) {
+    Map<String, Integer> counts = new java.util.TreeMap<>();
+    read(
+        ids,
+        (id, values) -> {
+          String key =
+              values.get(0).hasValue()
+                  ? "state="
+                      + values.get(0).getValue()
+                      + " node="
+                      + valueOf(values.get(1))
+                      + " slot="
+                      + valueOf(values.get(2))
+                      + " attempt="
+                      + valueOf(values.get(3))
+                      + " message="
+                      + valueOf(values.get(4))
+                  : "<no record>";
+          counts.merge(key, 1, Integer::sum);
+        },
+        TriggerFields.STATE,
+        TriggerFields.NODE,
+        TriggerFields.SLOT,
+        TriggerFields.ATTEMPT,
+        TriggerFields.MESSAGE);
+    return counts;
+  }
+
+  private static String valueOf(KeyValue<String, String> value) {
+    return value.hasValue() ? value.getValue() : "-";
+  }
+
   /** {@code startedMs} of the trigger records of {@code ids} that have one. */
   private Map<String, Long> claimedStarts(List<String> ids) {
     Map<String, Long> started = new HashMap<>();

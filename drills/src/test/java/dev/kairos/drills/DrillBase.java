@@ -196,6 +196,23 @@ abstract class DrillBase {
     return sum;
   }
 
+  /**
+   * Asserts no fire of {@code missed} is left; when some are, the failure says where they stand in
+   * Redis (state, node, slot, attempt, message), so a miss names the stage that lost it.
+   */
+  static void assertNoneMissed(java.util.Collection<String> missed, String what) {
+    if (!missed.isEmpty()) {
+      List<String> sample = missed.stream().sorted().limit(5).toList();
+      log.error(
+          "DRILL missed {} {}: by record {}; first {}",
+          missed.size(),
+          what,
+          ledger.describe(missed),
+          sample);
+    }
+    org.assertj.core.api.Assertions.assertThat(missed).as(what).isEmpty();
+  }
+
   /** The observation window grows by {@code duration}: the workload runs by itself meanwhile. */
   static void letRun(Duration duration) throws InterruptedException {
     Thread.sleep(duration.toMillis());

@@ -71,6 +71,9 @@ public final class KairosExecutor implements AutoCloseable {
   /** Longest pause between two tries of a start claim whose answer was lost. */
   private static final long CLAIM_RETRY_MAX_MS = 1_000;
 
+  /** How often a claim waiting for the lease's trust looks again (a renewal retries as fast). */
+  private static final long TRUST_POLL_MS = 20;
+
   /** How long close() waits for run ends still being written to Redis or published. */
   private static final long ENDINGS_GRACE_MS = 10_000;
 
@@ -432,13 +435,14 @@ public final class KairosExecutor implements AutoCloseable {
    * uncommitted so the slot's next owner, or the scheduler's re-dispatch, brings it back.
    */
   private StartOutcome claim(Delivery delivery) {
-    if (!lease.isValid() || !assigned.contains(delivery.queue())) {
-      return null; // not trusted, or received under a lease since lost: the slot's owner has it
+    if (!awaitTrust(delivery.queue())) {
+      return null; // received under a lease since lost, or stopping: the slot's owner has it
     }
     log.debug("claiming the start of {}", delivery.trigger().triggerId());
     StartOutcome outcome =
         claimResolvingLostReplies(
-            StartRequest.of(delivery.trigger(), lease.instanceId(), lease.slot()));
+            StartRequest.of(delivery.trigger(), lease.instanceId(), lease.slot()),
+            delivery.queue());
     if (outcome == null) {
       return null;
     }
@@ -472,12 +476,12 @@ public final class KairosExecutor implements AutoCloseable {
    *
    * @return the outcome, or null when the start was not claimed and is left to the next owner
    */
-  private StartOutcome claimResolvingLostReplies(StartRequest request) {
+  private StartOutcome claimResolvingLostReplies(StartRequest request, MessageQueue queue) {
     long pauseMs = 50;
     boolean lostReply = false;
     while (true) {
       try {
-        if (lease.isValid()) {
+        if (awaitTrust(queue)) {
           StartOutcome outcome = records.claimStart(request);
           return lostReply ? ownLostClaim(request, outcome) : outcome;
         }
@@ -510,6 +514,32 @@ public final class KairosExecutor implements AutoCloseable {
         return null;
       }
       pauseMs = Math.min(pauseMs * 2, CLAIM_RETRY_MAX_MS);
+    }
+  }
+
+  /**
+   * Waits while the lease is only untrusted — a renewal is late because Redis is slow or restarting
+   * — until it is trusted again (true), or lost, the queue no longer ours, or the executor stopping
+   * (false). Giving up on a merely untrusted lease would leave the delivery unclaimed while its
+   * offset is already past the poll: nothing would bring it back before the lost-trigger monitor's
+   * start timeout (a minute), and its pending offset would hold back every later commit (issue #14:
+   * one overloaded second lost 128 starts this way).
+   */
+  private boolean awaitTrust(MessageQueue queue) {
+    while (true) {
+      SlotLease held = lease;
+      if (held.isLost() || !assigned.contains(queue) || !lifecycle.isStarted()) {
+        return false;
+      }
+      if (held.isValid()) {
+        return true;
+      }
+      try {
+        Thread.sleep(TRUST_POLL_MS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
     }
   }
 

@@ -146,15 +146,7 @@ class ExecutorRedisFaultsIT {
     TriggerMessage t = recorded("quick");
     try (KairosRedis staller =
         KairosRedis.connect(List.of(embeddedRedis.uri()), false, Duration.ofSeconds(10))) {
-      var sleep =
-          staller
-              .async()
-              .dispatch(
-                  io.lettuce.core.protocol.CommandType.DEBUG,
-                  new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
-                  new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
-                      .add("SLEEP")
-                      .add(4));
+      var sleep = debugSleep(staller, 4);
       send(t);
       sleep.toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
       Poll.until(DEADLINE, "the record to end SUCCESS", () -> "SUCCESS".equals(state(t)));
@@ -163,6 +155,56 @@ class ExecutorRedisFaultsIT {
       assertThat(executor.stats().errors()).isPositive();
       assertThat(executor.ownLostClaims()).isEqualTo(1);
     }
+  }
+
+  @Test
+  void aDeliveryWhoseClaimFindsTheLeaseUntrustedStartsOnceTrustReturns() throws Exception {
+    // A lease trusted for 2 s after each renewal (TTL 6 s, margin 4 s): a 4 s stall of Redis
+    // lapses the executor's trust while the lease key survives, so the lease is trusted again
+    // when Redis answers. A delivery queued behind a running one of its SERIAL job reaches its
+    // start claim during the lapse; it must wait for trust, not be dropped (dropped, it would stay
+    // DISPATCHED with its offset pending until the lost-trigger monitor's start timeout).
+    executor.close();
+    SlotLeaseConfig lease =
+        SlotLeaseConfig.of(app, "instance-" + app, "localhost", List.of("quick", "held"))
+            .withSlotCount(1)
+            .withTiming(Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ofSeconds(4));
+    executor =
+        new KairosExecutor(
+            redis,
+            ExecutorSettings.of(lease, mq.nameServerAddress()),
+            Map.of("quick", ctx -> quickRuns.incrementAndGet(), "held", ctx -> release.await()));
+    executor.start();
+    TriggerMessage running = dispatch("held");
+    Poll.until(DEADLINE, "the first run to start", () -> "RUNNING".equals(state(running)));
+    TriggerMessage queued = recorded("held", running.scheduledFireMs() + 1_000);
+    send(queued);
+    Poll.until(DEADLINE, "the second to be received", () -> executor.unstartedDeliveries() == 1);
+    try (KairosRedis staller =
+        KairosRedis.connect(List.of(embeddedRedis.uri()), false, Duration.ofSeconds(10))) {
+      var sleep = debugSleep(staller, 4);
+      Poll.until(
+          Duration.ofSeconds(4),
+          "the lease's trust to lapse",
+          () -> !executor.health().leaseValid());
+      release.countDown(); // the second's claim now runs into the untrusted lease
+      sleep.toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    Poll.until(DEADLINE, "the second to end SUCCESS", () -> "SUCCESS".equals(state(queued)));
+    Poll.until(DEADLINE, "the offset to be released", () -> executor.unstartedDeliveries() == 0);
+    assertThat(executor.reclaims()).as("the lease was kept, not lost").isZero();
+  }
+
+  private static java.util.concurrent.CompletionStage<String> debugSleep(
+      KairosRedis staller, int seconds) {
+    return staller
+        .async()
+        .dispatch(
+            io.lettuce.core.protocol.CommandType.DEBUG,
+            new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
+            new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8)
+                .add("SLEEP")
+                .add(seconds));
   }
 
   private String state(TriggerMessage t) {
@@ -182,8 +224,11 @@ class ExecutorRedisFaultsIT {
 
   /** Writes the trigger record the way a node does before it publishes. */
   private TriggerMessage recorded(String handler) {
+    return recorded(handler, System.currentTimeMillis());
+  }
+
+  private TriggerMessage recorded(String handler, long fire) {
     String job = app + "-" + handler;
-    long fire = System.currentTimeMillis();
     TriggerMessage trigger =
         TriggerMessage.of(
             job + ":" + fire,
