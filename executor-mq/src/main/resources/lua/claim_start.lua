@@ -1,19 +1,17 @@
--- claim_start: the once-only start claim of a trigger, run by an executor as the handler starts.
+-- claim_start: the once-only start claims of a group of triggers of ONE shard, run by an
+-- executor as their handlers start (the claims that queued behind a call in flight go together:
+-- one script carries many starts under load).
 --
--- KEYS[1]  the trigger HASH   kairos:{s}:trigger:<triggerId>   (fields: TriggerFields)
--- KEYS[2]  the shard's STREAM kairos:{s}:events                 (read by persistence-sync)
--- KEYS[3]  the shard's open-trigger ZSET kairos:{s}:open         (the lost-trigger monitor's index)
--- ARGV[1]  trigger id
--- ARGV[2]  job id
--- ARGV[3]  scheduled fire time, epoch ms, from the message (used when the record has none)
--- ARGV[4]  executor instance id
--- ARGV[5]  executor slot
--- ARGV[6]  dedup window D in ms
--- ARGV[7]  attempt
--- ARGV[8]  handler timeout in ms, 0 for none
--- ARGV[9]  approximate MAXLEN of the events stream
+-- KEYS[1]  the shard's STREAM kairos:{s}:events                 (read by persistence-sync)
+-- KEYS[2]  the shard's open-trigger ZSET kairos:{s}:open         (the lost-trigger monitor's index)
+-- ARGV[1]  dedup window D in ms
+-- ARGV[2]  approximate MAXLEN of the events stream
+-- ARGV[3]  trigger key prefix   kairos:{s}:trigger:   (the record HASH, fields: TriggerFields)
+-- ARGV[4..] groups of 7 per trigger:
+--   trigger id, job id, scheduled fire time (epoch ms, from the message; used when the record
+--   has none), executor instance id, executor slot, attempt, handler timeout in ms (0 for none)
 --
--- Transitions (time = this server's TIME, one clock for every executor):
+-- Transitions per trigger (time = this server's TIME, one clock for every executor):
 --   CLAIMED | DISPATCHED, fire time within D  -> RUNNING (executor, slot, startedMs)  => STARTED
 --     (DISPATCHED is recorded by the node after the broker ack, so the executor may see CLAIMED)
 --   CLAIMED | DISPATCHED, fire time older than D -> EXPIRED                          => EXPIRED
@@ -30,65 +28,73 @@
 -- A start re-scores the trigger in the open-trigger index (score = start time); EXPIRED is final
 -- and removes it.
 --
--- Returns {outcome, nowMs, state found ('' when missing), executor found ('' when none)}.
+-- Returns, per trigger in order, {outcome, nowMs, state found ('' when missing), executor found
+-- ('' when none)}.
 redis.replicate_commands()
 
-local key, events, open = KEYS[1], KEYS[2], KEYS[3]
-local id, job = ARGV[1], ARGV[2]
-local executor, slot = ARGV[4], ARGV[5]
-local window = tonumber(ARGV[6])
-local attempt = ARGV[7]
-local timeout = tonumber(ARGV[8])
-local maxlen = ARGV[9]
+local events, open = KEYS[1], KEYS[2]
+local window = tonumber(ARGV[1])
+local maxlen = ARGV[2]
+local prefix = ARGV[3]
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor')
-local state, executorFound = found[1], found[3]
-local fire = tonumber(found[2]) or tonumber(ARGV[3])
+local function claim(id, job, fireArg, executor, slot, attempt, timeout)
+  local key = prefix .. id
+  local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor')
+  local state, executorFound = found[1], found[3]
+  local fire = tonumber(found[2]) or tonumber(fireArg)
 
-local function expireAt(extra)
-  return math.max(fire + window, now + window + extra)
-end
-
-local function event(newState)
-  redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-    'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', job, 'state', newState,
-    'fireMs', tostring(fire), 'executor', executor, 'slot', slot,
-    'attempt', attempt, 'ts', tostring(now))
-end
-
-if not state then
-  if now - fire > window then
-    return {'EXPIRED', now, '', ''}
+  local function expireAt(extra)
+    return math.max(fire + window, now + window + extra)
   end
-  redis.call('HSET', key, 'id', id, 'jobId', job, 'fireMs', tostring(fire), 'state', 'RUNNING',
-    'executor', executor, 'slot', slot, 'startedMs', tostring(now), 'attempt', attempt,
-    'recreated', '1')
-  redis.call('PEXPIREAT', key, expireAt(timeout))
-  redis.call('ZADD', open, now, id)
-  event('RUNNING')
-  return {'STARTED', now, '', ''}
-end
 
-if state == 'CLAIMED' or state == 'DISPATCHED' then
-  if now - fire > window then
-    redis.call('HSET', key, 'state', 'EXPIRED', 'endedMs', tostring(now))
-    redis.call('PEXPIREAT', key, expireAt(0))
-    redis.call('ZREM', open, id)
-    event('EXPIRED')
-    return {'EXPIRED', now, state, ''}
+  local function event(newState)
+    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
+      'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', job, 'state', newState,
+      'fireMs', tostring(fire), 'executor', executor, 'slot', slot,
+      'attempt', attempt, 'ts', tostring(now))
   end
-  redis.call('HSET', key, 'state', 'RUNNING', 'executor', executor, 'slot', slot,
-    'startedMs', tostring(now), 'attempt', attempt)
-  redis.call('PEXPIREAT', key, expireAt(timeout))
-  redis.call('ZADD', open, now, id)
-  event('RUNNING')
-  return {'STARTED', now, state, ''}
+
+  if not state then
+    if now - fire > window then
+      return {'EXPIRED', now, '', ''}
+    end
+    redis.call('HSET', key, 'id', id, 'jobId', job, 'fireMs', tostring(fire), 'state', 'RUNNING',
+      'executor', executor, 'slot', slot, 'startedMs', tostring(now), 'attempt', attempt,
+      'recreated', '1')
+    redis.call('PEXPIREAT', key, expireAt(timeout))
+    redis.call('ZADD', open, now, id)
+    event('RUNNING')
+    return {'STARTED', now, '', ''}
+  end
+
+  if state == 'CLAIMED' or state == 'DISPATCHED' then
+    if now - fire > window then
+      redis.call('HSET', key, 'state', 'EXPIRED', 'endedMs', tostring(now))
+      redis.call('PEXPIREAT', key, expireAt(0))
+      redis.call('ZREM', open, id)
+      event('EXPIRED')
+      return {'EXPIRED', now, state, ''}
+    end
+    redis.call('HSET', key, 'state', 'RUNNING', 'executor', executor, 'slot', slot,
+      'startedMs', tostring(now), 'attempt', attempt)
+    redis.call('PEXPIREAT', key, expireAt(timeout))
+    redis.call('ZADD', open, now, id)
+    event('RUNNING')
+    return {'STARTED', now, state, ''}
+  end
+
+  if state == 'EXPIRED' then
+    return {'EXPIRED', now, state, executorFound or ''}
+  end
+  return {'DUPLICATE', now, state, executorFound or ''}
 end
 
-if state == 'EXPIRED' then
-  return {'EXPIRED', now, state, executorFound or ''}
+local result = {}
+for i = 4, #ARGV, 7 do
+  result[#result + 1] = claim(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4],
+    ARGV[i + 5], tonumber(ARGV[i + 6]))
 end
-return {'DUPLICATE', now, state, executorFound or ''}
+return result

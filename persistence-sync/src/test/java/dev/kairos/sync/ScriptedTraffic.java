@@ -94,21 +94,19 @@ final class ScriptedTraffic {
     int s = keys.shardOf(t.jobId());
     long now = System.currentTimeMillis();
     redis.sync().zadd(RedisKeys.inflight(s, t.node()), now, t.id());
-    Long moved =
+    List<Long> moved =
         ackDispatched.eval(
             redis.sync(),
-            ScriptOutputType.INTEGER,
+            ScriptOutputType.MULTI,
             new String[] {
-              RedisKeys.inflight(s, t.node()),
-              RedisKeys.trigger(s, t.id()),
-              RedisKeys.events(s),
-              RedisKeys.openTriggers(s)
+              RedisKeys.inflight(s, t.node()), RedisKeys.events(s), RedisKeys.openTriggers(s)
             },
-            t.id(),
             Long.toString(now),
-            slot,
-            MAXLEN);
-    check(moved == 1, "ack_dispatched", t);
+            MAXLEN,
+            RedisKeys.triggerPrefix(s),
+            t.id(),
+            slot);
+    check(moved.equals(List.of(1L)), "ack_dispatched", t);
   }
 
   void noExecutor(Trigger t) {
@@ -137,42 +135,42 @@ final class ScriptedTraffic {
 
   void start(Trigger t, String executor, String slot) {
     int s = keys.shardOf(t.jobId());
-    List<Object> reply =
+    List<Object> replies =
         claimStart.eval(
             redis.sync(),
             ScriptOutputType.MULTI,
-            new String[] {
-              RedisKeys.trigger(s, t.id()), RedisKeys.events(s), RedisKeys.openTriggers(s)
-            },
+            new String[] {RedisKeys.events(s), RedisKeys.openTriggers(s)},
+            Long.toString(DEDUP_MS),
+            MAXLEN,
+            RedisKeys.triggerPrefix(s),
             t.id(),
             t.jobId(),
             Long.toString(t.fireMs()),
             executor,
             slot,
-            Long.toString(DEDUP_MS),
             "1",
-            "0",
-            MAXLEN);
+            "0");
+    List<?> reply = (List<?>) replies.get(0);
     check("STARTED".equals(reply.get(0)), "claim_start " + reply, t);
   }
 
   void complete(Trigger t, String executor, String finalState, String message) {
     int s = keys.shardOf(t.jobId());
-    List<Object> reply =
+    List<Object> replies =
         complete.eval(
             redis.sync(),
             ScriptOutputType.MULTI,
-            new String[] {
-              RedisKeys.trigger(s, t.id()), RedisKeys.events(s), RedisKeys.openTriggers(s)
-            },
+            new String[] {RedisKeys.events(s), RedisKeys.openTriggers(s)},
+            Long.toString(DEDUP_MS),
+            MAXLEN,
+            RedisKeys.triggerPrefix(s),
             t.id(),
             t.jobId(),
             Long.toString(t.fireMs()),
             executor,
             finalState,
-            message,
-            Long.toString(DEDUP_MS),
-            MAXLEN);
+            message);
+    List<?> reply = (List<?>) replies.get(0);
     check("COMPLETED".equals(reply.get(0)), "complete_trigger " + reply, t);
   }
 

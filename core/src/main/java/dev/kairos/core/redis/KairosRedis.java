@@ -30,8 +30,10 @@ public final class KairosRedis implements AutoCloseable {
   private final RedisClusterClient clusterClient;
   private final StatefulRedisConnection<String, String> standalone;
   private final StatefulRedisClusterConnection<String, String> cluster;
+  private final Duration timeout;
 
   private KairosRedis(
+      Duration timeout,
       ClientResources resources,
       RedisClient standaloneClient,
       StatefulRedisConnection<String, String> standalone,
@@ -42,6 +44,7 @@ public final class KairosRedis implements AutoCloseable {
     this.standalone = standalone;
     this.clusterClient = clusterClient;
     this.cluster = cluster;
+    this.timeout = timeout;
   }
 
   /**
@@ -71,7 +74,7 @@ public final class KairosRedis implements AutoCloseable {
       RedisURI uri = RedisURI.create(uris.get(0));
       uri.setTimeout(timeout);
       RedisClient client = RedisClient.create(resources, uri);
-      return new KairosRedis(resources, client, client.connect(), null, null);
+      return new KairosRedis(timeout, resources, client, client.connect(), null, null);
     }
     List<RedisURI> seeds =
         uris.stream().map(RedisURI::create).peek(u -> u.setTimeout(timeout)).toList();
@@ -84,7 +87,12 @@ public final class KairosRedis implements AutoCloseable {
                     .enablePeriodicRefresh(Duration.ofSeconds(30))
                     .build())
             .build());
-    return new KairosRedis(resources, null, null, client, client.connect());
+    return new KairosRedis(timeout, resources, null, null, client, client.connect());
+  }
+
+  /** The command timeout every call of this connection runs under. */
+  public Duration timeout() {
+    return timeout;
   }
 
   public boolean isCluster() {

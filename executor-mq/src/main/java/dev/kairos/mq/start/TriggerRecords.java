@@ -1,5 +1,6 @@
 package dev.kairos.mq.start;
 
+import dev.kairos.core.batch.Coalescer;
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.model.TriggerState;
 import dev.kairos.core.redis.KairosRedis;
@@ -7,11 +8,16 @@ import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * The executor's side of the trigger record ({@code RedisKeys.trigger(shard, triggerId)}): the
@@ -39,6 +45,12 @@ public final class TriggerRecords {
           TriggerState.DISCARDED,
           TriggerState.CANCELLED);
 
+  /** Most claims or ends in one script call: bounds the time one call holds Redis. */
+  static final int MAX_GROUP = 128;
+
+  /** Calls of one shard in flight at once (claims and ends counted apart). */
+  static final int CALLS_PER_SHARD = 2;
+
   private final KairosRedis redis;
   private final RedisKeys keys;
   private final Duration dedupWindow;
@@ -46,6 +58,10 @@ public final class TriggerRecords {
   private final LuaScript claimStart = LuaScript.load(TriggerRecords.class, "claim_start");
   private final LuaScript completeTrigger =
       LuaScript.load(TriggerRecords.class, "complete_trigger");
+  private final Coalescer<Integer, StartRequest, StartOutcome> claims =
+      new Coalescer<>(this::claimGroup, MAX_GROUP, CALLS_PER_SHARD);
+  private final Coalescer<Integer, End, CompletionOutcome> ends =
+      new Coalescer<>(this::endGroup, MAX_GROUP, CALLS_PER_SHARD);
 
   public TriggerRecords(
       KairosRedis redis, RedisKeys keys, Duration dedupWindow, long eventsMaxLen) {
@@ -81,11 +97,7 @@ public final class TriggerRecords {
 
   /** Claims the start of a trigger; call as the handler is about to run, never on receipt. */
   public StartOutcome claimStart(StartRequest request) {
-    int shard = keys.shardOf(request.jobId());
-    List<Object> reply =
-        claimStart.eval(
-            redis.sync(), ScriptOutputType.MULTI, claimKeys(shard, request), claimArgs(request));
-    return startOutcome(reply);
+    return await(claimStartAsync(request), "start claim of " + request.triggerId());
   }
 
   /**
@@ -98,35 +110,45 @@ public final class TriggerRecords {
     return new String[] {values.get(0).getValueOrElse(""), values.get(1).getValueOrElse("")};
   }
 
-  /** {@link #claimStart} without blocking the caller; Lettuce pipelines concurrent calls. */
+  /**
+   * {@link #claimStart} without blocking the caller. Claims of one shard that arrive while earlier
+   * ones of that shard are in flight go together in one script call ({@link Coalescer}).
+   */
   public CompletionStage<StartOutcome> claimStartAsync(StartRequest request) {
-    int shard = keys.shardOf(request.jobId());
+    return claims.submit(keys.shardOf(request.jobId()), request);
+  }
+
+  private CompletionStage<List<StartOutcome>> claimGroup(int shard, List<StartRequest> group) {
+    List<String> args = new ArrayList<>(3 + 7 * group.size());
+    args.add(Long.toString(dedupWindow.toMillis()));
+    args.add(Long.toString(eventsMaxLen));
+    args.add(RedisKeys.triggerPrefix(shard));
+    for (StartRequest request : group) {
+      args.add(request.triggerId());
+      args.add(request.jobId());
+      args.add(Long.toString(request.scheduledFireMs()));
+      args.add(request.executorId());
+      args.add(Integer.toString(request.slot()));
+      args.add(Integer.toString(request.attempt()));
+      args.add(Long.toString(request.timeoutMs()));
+    }
     return claimStart
         .<List<Object>>evalAsync(
-            redis.async(), ScriptOutputType.MULTI, claimKeys(shard, request), claimArgs(request))
-        .thenApply(TriggerRecords::startOutcome);
+            redis.async(), ScriptOutputType.MULTI, shardKeys(shard), args.toArray(String[]::new))
+        .thenApply(replies -> each(replies, TriggerRecords::startOutcome));
   }
 
-  private static String[] claimKeys(int shard, StartRequest request) {
-    return new String[] {
-      RedisKeys.trigger(shard, request.triggerId()),
-      RedisKeys.events(shard),
-      RedisKeys.openTriggers(shard)
-    };
+  private static String[] shardKeys(int shard) {
+    return new String[] {RedisKeys.events(shard), RedisKeys.openTriggers(shard)};
   }
 
-  private String[] claimArgs(StartRequest request) {
-    return new String[] {
-      request.triggerId(),
-      request.jobId(),
-      Long.toString(request.scheduledFireMs()),
-      request.executorId(),
-      Integer.toString(request.slot()),
-      Long.toString(dedupWindow.toMillis()),
-      Integer.toString(request.attempt()),
-      Long.toString(request.timeoutMs()),
-      Long.toString(eventsMaxLen)
-    };
+  @SuppressWarnings("unchecked")
+  private static <T> List<T> each(List<Object> replies, Function<List<Object>, T> parse) {
+    List<T> out = new ArrayList<>(replies.size());
+    for (Object reply : replies) {
+      out.add(parse.apply((List<Object>) reply));
+    }
+    return out;
   }
 
   private static StartOutcome startOutcome(List<Object> reply) {
@@ -149,44 +171,17 @@ public final class TriggerRecords {
       String executorId,
       TriggerState finalState,
       String message) {
-    int shard = keys.shardOf(jobId);
-    List<Object> reply =
-        completeTrigger.eval(
-            redis.sync(),
-            ScriptOutputType.MULTI,
-            completeKeys(shard, triggerId),
-            completeArgs(triggerId, jobId, scheduledFireMs, executorId, finalState, message));
-    return completionOutcome(reply);
+    return await(
+        completeAsync(triggerId, jobId, scheduledFireMs, executorId, finalState, message),
+        "completion of " + triggerId);
   }
 
   /**
-   * {@link #complete} without blocking the caller; Lettuce pipelines concurrent calls (the
-   * scheduler's result consumer completes a whole batch of results this way).
+   * {@link #complete} without blocking the caller. Ends of one shard that arrive while earlier ones
+   * of that shard are in flight go together in one script call (the scheduler's result consumer
+   * completes a whole batch of results this way too).
    */
   public CompletionStage<CompletionOutcome> completeAsync(
-      String triggerId,
-      String jobId,
-      long scheduledFireMs,
-      String executorId,
-      TriggerState finalState,
-      String message) {
-    int shard = keys.shardOf(jobId);
-    return completeTrigger
-        .<List<Object>>evalAsync(
-            redis.async(),
-            ScriptOutputType.MULTI,
-            completeKeys(shard, triggerId),
-            completeArgs(triggerId, jobId, scheduledFireMs, executorId, finalState, message))
-        .thenApply(TriggerRecords::completionOutcome);
-  }
-
-  private static String[] completeKeys(int shard, String triggerId) {
-    return new String[] {
-      RedisKeys.trigger(shard, triggerId), RedisKeys.events(shard), RedisKeys.openTriggers(shard)
-    };
-  }
-
-  private String[] completeArgs(
       String triggerId,
       String jobId,
       long scheduledFireMs,
@@ -197,16 +192,65 @@ public final class TriggerRecords {
       throw new IllegalArgumentException(
           "an executor records only " + EXECUTOR_FINAL_STATES + ", not " + finalState);
     }
-    return new String[] {
-      triggerId,
-      jobId,
-      Long.toString(scheduledFireMs),
-      executorId,
-      finalState.name(),
-      message == null ? "" : message,
-      Long.toString(dedupWindow.toMillis()),
-      Long.toString(eventsMaxLen)
-    };
+    return ends.submit(
+        keys.shardOf(jobId),
+        new End(
+            triggerId,
+            jobId,
+            scheduledFireMs,
+            executorId,
+            finalState,
+            message == null ? "" : message));
+  }
+
+  /** One end waiting to be recorded. */
+  private record End(
+      String triggerId,
+      String jobId,
+      long scheduledFireMs,
+      String executorId,
+      TriggerState finalState,
+      String message) {}
+
+  private CompletionStage<List<CompletionOutcome>> endGroup(int shard, List<End> group) {
+    List<String> args = new ArrayList<>(3 + 6 * group.size());
+    args.add(Long.toString(dedupWindow.toMillis()));
+    args.add(Long.toString(eventsMaxLen));
+    args.add(RedisKeys.triggerPrefix(shard));
+    for (End end : group) {
+      args.add(end.triggerId());
+      args.add(end.jobId());
+      args.add(Long.toString(end.scheduledFireMs()));
+      args.add(end.executorId());
+      args.add(end.finalState().name());
+      args.add(end.message());
+    }
+    return completeTrigger
+        .<List<Object>>evalAsync(
+            redis.async(), ScriptOutputType.MULTI, shardKeys(shard), args.toArray(String[]::new))
+        .thenApply(replies -> each(replies, TriggerRecords::completionOutcome));
+  }
+
+  /**
+   * Waits for a call that may queue behind the calls in flight of its shard: up to one command
+   * timeout for those and one for its own, plus slack; Lettuce times the commands out first.
+   */
+  private <T> T await(CompletionStage<T> stage, String what) {
+    long boundMs = redis.timeout().toMillis() * 3;
+    try {
+      return stage.toCompletableFuture().get(boundMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KairosException("interrupted waiting for the " + what, e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new KairosException("the " + what + " failed: " + cause, cause);
+    } catch (TimeoutException e) {
+      throw new KairosException("the " + what + " got no answer within " + boundMs + " ms", e);
+    }
   }
 
   private static CompletionOutcome completionOutcome(List<Object> reply) {

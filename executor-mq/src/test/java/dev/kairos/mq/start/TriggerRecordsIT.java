@@ -116,6 +116,53 @@ class TriggerRecordsIT {
   }
 
   @Test
+  void aBurstOfClaimsAndEndsOfOneShardGetsEachItsOwnAnswer() throws Exception {
+    // Submitted together, the claims and ends of one shard share script calls; every caller must
+    // still get the outcome of its own trigger, in a group where some start and some do not.
+    long now = redisNowMs();
+    int burst = 400;
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < burst; i++) {
+      ids.add(dispatched(now - i, i % 4 == 0 ? "SUCCESS" : "DISPATCHED"));
+    }
+    List<java.util.concurrent.CompletableFuture<StartOutcome>> claims = new ArrayList<>();
+    for (int i = 0; i < burst; i++) {
+      claims.add(
+          records.claimStartAsync(start(ids.get(i), now - i, "exec-" + i)).toCompletableFuture());
+    }
+    for (int i = 0; i < burst; i++) {
+      StartOutcome outcome = claims.get(i).get(10, TimeUnit.SECONDS);
+      if (i % 4 == 0) {
+        assertThat(outcome.kind()).as(ids.get(i)).isEqualTo(StartOutcome.Kind.DUPLICATE);
+        assertThat(outcome.stateFound()).isEqualTo("SUCCESS");
+      } else {
+        assertThat(outcome.kind()).as(ids.get(i)).isEqualTo(StartOutcome.Kind.STARTED);
+      }
+    }
+    List<java.util.concurrent.CompletableFuture<CompletionOutcome>> ends = new ArrayList<>();
+    for (int i = 0; i < burst; i++) {
+      ends.add(
+          records
+              .completeAsync(ids.get(i), job, now - i, "exec-" + i, TriggerState.FAIL, "end " + i)
+              .toCompletableFuture());
+    }
+    for (int i = 0; i < burst; i++) {
+      CompletionOutcome outcome = ends.get(i).get(10, TimeUnit.SECONDS);
+      Map<String, String> record = redis.sync().hgetall(triggerKey(ids.get(i)));
+      if (i % 4 == 0) {
+        assertThat(outcome.kind()).as(ids.get(i)).isEqualTo(CompletionOutcome.Kind.NOT_OWNER);
+        assertThat(record).containsEntry("state", "SUCCESS");
+      } else {
+        assertThat(outcome.kind()).as(ids.get(i)).isEqualTo(CompletionOutcome.Kind.COMPLETED);
+        assertThat(record)
+            .containsEntry("state", "FAIL")
+            .containsEntry("executor", "exec-" + i)
+            .containsEntry("message", "end " + i);
+      }
+    }
+  }
+
+  @Test
   void startRecordsExecutorSlotAndTimeAndAppendsAnEvent() {
     long fire = redisNowMs() - 5;
     String id = dispatched(fire, "DISPATCHED");
