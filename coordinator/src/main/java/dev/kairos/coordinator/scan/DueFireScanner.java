@@ -72,6 +72,7 @@ public final class DueFireScanner {
   private final WheelNotifier notifier;
   private final FireWindow fireWindow;
   private final ShardReadiness readiness;
+  private final ScanGaps gaps;
   private final Map<String, CachedSchedule> schedules = new ConcurrentHashMap<>();
 
   private final Counter claimedFires;
@@ -130,6 +131,7 @@ public final class DueFireScanner {
     this.notifier = notifier;
     this.fireWindow = fireWindow;
     this.readiness = readiness;
+    this.gaps = new ScanGaps(keys.shards(), config.misfireGrace().toMillis());
     this.notReady = meters.counter("kairos.scan.shards.not.ready");
     this.claimedFires = meters.counter("kairos.claims.fires");
     this.claimedAdhoc = meters.counter("kairos.claims.adhoc");
@@ -139,6 +141,15 @@ public final class DueFireScanner {
     this.misfires = meters.counter("kairos.scan.misfires");
     this.jobErrors = meters.counter("kairos.scan.job.errors");
     this.noLiveNodes = meters.counter("kairos.scan.no.live.nodes");
+  }
+
+  /**
+   * A pass of {@code term} skipped because scheduling is paused: an operator's choice, so what
+   * comes due meanwhile is judged by the misfire rule on resume, with no gap forgiven.
+   */
+  public void skipPaused(long term) {
+    gaps.beginPass(term);
+    gaps.completedAll(clock.nowMs());
   }
 
   /** One pass for {@code term}; see {@link #scan(long, BooleanSupplier)}. */
@@ -163,13 +174,22 @@ public final class DueFireScanner {
       return new ScanReport(term, 0, 0, 0, 0, 0, 0, 0, 0);
     }
     long now = clock.nowMs();
+    gaps.beginPass(term);
     Pass pass =
         new Pass(
             term, now, now + config.preRead().toMillis(), assigner.forPass(nodes), stillLeading);
     List<CompletableFuture<Void>> shards = new ArrayList<>(keys.shards());
     for (int shard = 0; shard < keys.shards(); shard++) {
       if (readiness.isReady(shard)) {
-        shards.add(pass.page(shard, 0, 0));
+        int scanned = shard;
+        shards.add(
+            pass.page(shard, 0, 0)
+                .thenRun(
+                    () -> {
+                      if (!pass.abort.get() && stillLeading.getAsBoolean()) {
+                        gaps.completed(scanned, pass.now);
+                      }
+                    }));
       } else {
         // Its master lost its data and it is not restored yet: empty is not "no due jobs".
         notReady.increment();
@@ -321,8 +341,9 @@ public final class DueFireScanner {
         batch.add(new AdhocClaim(triggerId, jobId, dueMs, picker.pick(jobId, dueMs)));
       }
       int unchanged = 0;
+      long forgiven = gaps.forgivenMs(shard, now);
       for (DueJob due : jobs) {
-        JobClaim claim = planOne(due);
+        JobClaim claim = planOne(due, forgiven);
         if (claim == null) {
           unchanged++;
         } else {
@@ -333,7 +354,7 @@ public final class DueFireScanner {
     }
 
     /** The claim of one job, or null when there is nothing to write for it. */
-    private JobClaim planOne(DueJob due) {
+    private JobClaim planOne(DueJob due, long forgivenMs) {
       if (due.hash.isEmpty()) {
         errors.incrementAndGet();
         jobErrors.increment();
@@ -346,7 +367,7 @@ public final class DueFireScanner {
           log.warn("term={} jobId={} is disabled but still in the due set; skipped", term, due.id);
           return null;
         }
-        FirePlan plan = fireWindow.plan(job, schedule(job), due.score, now, horizon);
+        FirePlan plan = fireWindow.plan(job, schedule(job), due.score, now, horizon, forgivenMs);
         if (plan.misfired()) {
           misfired.incrementAndGet();
           misfires.increment();

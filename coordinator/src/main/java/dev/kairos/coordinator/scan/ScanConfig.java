@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param dedupWindow D: trigger records expire at fire time + D
  * @param eventsMaxLen approximate bound of each shard's event stream
  * @param redisTimeout how long a pass waits for Redis before it gives up (and retries next pass)
+ * @param misfireGrace the most a fire's lateness is forgiven for a gap in its shard's scanning
+ *     (default 60 s; see {@code DueFireScanner})
  */
 public record ScanConfig(
     Duration preRead,
@@ -22,7 +24,8 @@ public record ScanConfig(
     int maxBatchesPerShard,
     Duration dedupWindow,
     long eventsMaxLen,
-    Duration redisTimeout) {
+    Duration redisTimeout,
+    Duration misfireGrace) {
 
   public static final Duration DEFAULT_PRE_READ = Duration.ofSeconds(5);
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
@@ -32,11 +35,21 @@ public record ScanConfig(
   public static final long DEFAULT_EVENTS_MAX_LEN = RedisKeys.DEFAULT_EVENTS_MAX_LEN;
   public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(5);
 
+  /**
+   * The longest scanning gap (a failover, a Redis or ZooKeeper outage) whose fires are still run
+   * instead of judged misfired: a fire's lateness is forgiven the time its shard went unscanned.
+   */
+  public static final Duration DEFAULT_MISFIRE_GRACE = Duration.ofSeconds(60);
+
   public ScanConfig {
     Objects.requireNonNull(preRead, "preRead");
     Objects.requireNonNull(interval, "interval");
     Objects.requireNonNull(dedupWindow, "dedupWindow");
     Objects.requireNonNull(redisTimeout, "redisTimeout");
+    Objects.requireNonNull(misfireGrace, "misfireGrace");
+    if (misfireGrace.isNegative()) {
+      throw new IllegalArgumentException("misfire grace must not be negative: " + misfireGrace);
+    }
     if (interval.isNegative() || interval.isZero() || interval.compareTo(preRead) >= 0) {
       throw new IllegalArgumentException(
           "scan interval " + interval + " must be positive and shorter than pre-read " + preRead);
@@ -45,6 +58,26 @@ public record ScanConfig(
       throw new IllegalArgumentException(
           "batchSize, maxBatchesPerShard and eventsMaxLen must be >= 1");
     }
+  }
+
+  /** With the default misfire grace. */
+  public ScanConfig(
+      Duration preRead,
+      Duration interval,
+      int batchSize,
+      int maxBatchesPerShard,
+      Duration dedupWindow,
+      long eventsMaxLen,
+      Duration redisTimeout) {
+    this(
+        preRead,
+        interval,
+        batchSize,
+        maxBatchesPerShard,
+        dedupWindow,
+        eventsMaxLen,
+        redisTimeout,
+        DEFAULT_MISFIRE_GRACE);
   }
 
   public static ScanConfig defaults() {
@@ -60,11 +93,37 @@ public record ScanConfig(
 
   public ScanConfig withBatchSize(int batchSize) {
     return new ScanConfig(
-        preRead, interval, batchSize, maxBatchesPerShard, dedupWindow, eventsMaxLen, redisTimeout);
+        preRead,
+        interval,
+        batchSize,
+        maxBatchesPerShard,
+        dedupWindow,
+        eventsMaxLen,
+        redisTimeout,
+        misfireGrace);
   }
 
   public ScanConfig withInterval(Duration interval) {
     return new ScanConfig(
-        preRead, interval, batchSize, maxBatchesPerShard, dedupWindow, eventsMaxLen, redisTimeout);
+        preRead,
+        interval,
+        batchSize,
+        maxBatchesPerShard,
+        dedupWindow,
+        eventsMaxLen,
+        redisTimeout,
+        misfireGrace);
+  }
+
+  public ScanConfig withMisfireGrace(Duration misfireGrace) {
+    return new ScanConfig(
+        preRead,
+        interval,
+        batchSize,
+        maxBatchesPerShard,
+        dedupWindow,
+        eventsMaxLen,
+        redisTimeout,
+        misfireGrace);
   }
 }

@@ -180,6 +180,7 @@ public final class ScanLoop implements AutoCloseable {
           wasPaused = true;
         }
         pausedPasses.increment();
+        scanner.skipPaused(term);
         return;
       }
       if (wasPaused) {

@@ -340,7 +340,7 @@ class DueFireScannerIT {
     clock.set(T0 + 500);
     fx.putJob(
         everySecond("skip").toBuilder().misfire(MisfireStrategy.DO_NOTHING, 5_000).build(),
-        T0 - 60_000);
+        T0 - 120_000); // later than threshold + the 60 s a term's first pass forgives
     ScanReport report = scanner(fx.redis, ScanConfig.defaults(), "node-a").scan(1);
     assertThat(report.misfires()).isEqualTo(1);
     assertThat(fx.wheel("node-a").values())
@@ -352,10 +352,41 @@ class DueFireScannerIT {
     clock.set(T0 + 500);
     fx.putJob(
         everySecond("once-now").toBuilder().misfire(MisfireStrategy.FIRE_ONCE_NOW, 5_000).build(),
-        T0 - 60_000);
+        T0 - 120_000);
     scanner(fx.redis, ScanConfig.defaults(), "node-a").scan(1);
     Map<String, Long> wheel = fx.wheel("node-a");
     assertThat(wheel.values().stream().filter(ms -> ms <= T0 + 500)).containsExactly(T0 + 500);
     assertThat(wheel).containsKey("once-now:" + (T0 + 500)).hasSize(6);
+  }
+
+  @Test
+  void aFireLateOnlyBecauseItsShardWentUnscannedRunsInsteadOfMisfiring() {
+    // Pass 1 claims the job through T0 + 5 s; then 20 s pass without a complete pass (a Redis or
+    // ZooKeeper outage): the next pass finds the job due 14.5 s ago, past its 5 s threshold, but
+    // the scheduler's own gap is forgiven, so every fire of the gap is claimed.
+    clock.set(T0 + 500);
+    fx.putJob(
+        everySecond("gap").toBuilder().misfire(MisfireStrategy.DO_NOTHING, 5_000).build(), T0);
+    DueFireScanner scanner = scanner(fx.redis, ScanConfig.defaults(), "node-a");
+    assertThat(scanner.scan(1).misfires()).isZero();
+    clock.set(T0 + 20_500);
+    ScanReport afterGap = scanner.scan(1);
+    assertThat(afterGap.misfires()).isZero();
+    assertThat(fx.wheel("node-a").values())
+        .contains(T0 + 6_000, T0 + 14_000, T0 + 20_000, T0 + 25_000);
+  }
+
+  @Test
+  void aGapLongerThanTheGraceStillMisfiresWhatIsOlderThanThresholdPlusGrace() {
+    clock.set(T0 + 500);
+    fx.putJob(
+        everySecond("long-gap").toBuilder().misfire(MisfireStrategy.DO_NOTHING, 5_000).build(), T0);
+    DueFireScanner scanner =
+        scanner(fx.redis, ScanConfig.defaults().withMisfireGrace(Duration.ofSeconds(10)), "node-a");
+    scanner.scan(1);
+    clock.set(T0 + 60_500); // due T0 + 6 s: 54.5 s late, more than 5 s + 10 s
+    ScanReport afterGap = scanner.scan(1);
+    assertThat(afterGap.misfires()).isEqualTo(1);
+    assertThat(fx.wheel("node-a").values()).doesNotContain(T0 + 6_000, T0 + 30_000);
   }
 }

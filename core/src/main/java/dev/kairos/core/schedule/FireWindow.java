@@ -48,7 +48,32 @@ public final class FireWindow {
   /** {@link #plan(Schedule, MisfireStrategy, long, long, long, long)} with the job's settings. */
   public FirePlan plan(
       JobDefinition job, Schedule schedule, long dueMs, long nowMs, long horizonMs) {
-    return plan(schedule, job.misfireStrategy(), job.misfireThresholdMs(), dueMs, nowMs, horizonMs);
+    return plan(job, schedule, dueMs, nowMs, horizonMs, 0);
+  }
+
+  /**
+   * With the job's settings, forgiving {@code forgivenMs} of lateness: the time the scheduler
+   * itself could not scan the job's shard (a failover or an outage), which is no misfire of the
+   * job's.
+   */
+  public FirePlan plan(
+      JobDefinition job,
+      Schedule schedule,
+      long dueMs,
+      long nowMs,
+      long horizonMs,
+      long forgivenMs) {
+    if (forgivenMs < 0) {
+      throw new IllegalArgumentException("forgivenMs must not be negative: " + forgivenMs);
+    }
+    long threshold = job.misfireThresholdMs();
+    return plan(
+        schedule,
+        job.misfireStrategy(),
+        threshold > Long.MAX_VALUE - forgivenMs ? Long.MAX_VALUE : threshold + forgivenMs,
+        dueMs,
+        nowMs,
+        horizonMs);
   }
 
   /**

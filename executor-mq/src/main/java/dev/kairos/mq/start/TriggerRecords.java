@@ -3,6 +3,7 @@ package dev.kairos.mq.start;
 import dev.kairos.core.batch.Coalescer;
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.model.TriggerState;
+import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
@@ -87,6 +88,7 @@ public final class TriggerRecords {
       throw new KairosException(
           "Kairos is not initialised in this Redis: " + RedisKeys.META + " has no field shards");
     }
+    ClusterMetadata.agreeOnDedupWindow(redis, dedupWindow, "kairos.executor.dedup-window");
     return new TriggerRecords(
         redis, new RedisKeys(Integer.parseInt(shards)), dedupWindow, DEFAULT_EVENTS_MAX_LEN);
   }

@@ -1,5 +1,6 @@
 package dev.kairos.node.cluster;
 
+import dev.kairos.coordinator.scan.ScanConfig;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -30,6 +31,12 @@ public class ClusterProperties {
 
   /** Default lateness beyond which a fire is a misfire; jobs may set their own, not below this. */
   private Duration misfireThreshold = TimingParameters.DEFAULT_MISFIRE_THRESHOLD;
+
+  /**
+   * The most lateness forgiven to a fire for a gap in its shard's scanning (a failover, a Redis or
+   * ZooKeeper outage) before it is judged against its job's misfire threshold.
+   */
+  private Duration misfireGrace = ScanConfig.DEFAULT_MISFIRE_GRACE;
 
   /**
    * How long a trigger id's start claim is remembered, so a redelivered copy does not run twice.
@@ -99,6 +106,14 @@ public class ClusterProperties {
 
   public void setMisfireThreshold(Duration misfireThreshold) {
     this.misfireThreshold = misfireThreshold;
+  }
+
+  public Duration getMisfireGrace() {
+    return misfireGrace;
+  }
+
+  public void setMisfireGrace(Duration misfireGrace) {
+    this.misfireGrace = misfireGrace;
   }
 
   public Duration getDedupWindow() {

@@ -34,8 +34,11 @@ class FireConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  RedisKeys redisKeys(KairosRedis redis, FireProperties fire) {
-    return new RedisKeys(ClusterMetadata.initialise(redis, fire.getInitialShards()));
+  RedisKeys redisKeys(KairosRedis redis, FireProperties fire, TimingParameters timing) {
+    RedisKeys keys = new RedisKeys(ClusterMetadata.initialise(redis, fire.getInitialShards()));
+    // Refuses to start beside nodes or executors that remember start claims for another window.
+    ClusterMetadata.agreeOnDedupWindow(redis, timing.dedupWindow(), "kairos.cluster.dedup-window");
+    return keys;
   }
 
   /** Started here: a node that cannot read the reference clock refuses to start. */

@@ -14,6 +14,7 @@ import dev.kairos.core.redis.ShardReadiness;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.alarm.LeaderView;
+import dev.kairos.node.cluster.ClusterProperties;
 import dev.kairos.node.cluster.TimingParameters;
 import dev.kairos.node.fire.NodeFirePath;
 import dev.kairos.node.fire.ObservedTerm;
@@ -77,6 +78,7 @@ class LeadershipConfiguration {
       ClusterTransport transport,
       TimingParameters timing,
       InternalClusterProperties cluster,
+      ClusterProperties clusterTiming,
       KairosRedis redis,
       RedisKeys keys,
       ClusterClock clock,
@@ -113,7 +115,8 @@ class LeadershipConfiguration {
                     ScanConfig.DEFAULT_MAX_BATCHES_PER_SHARD,
                     timing.dedupWindow(),
                     JobStore.DEFAULT_EVENTS_MAX_LEN,
-                    redisProperties.getTimeout()),
+                    redisProperties.getTimeout(),
+                    clusterTiming.getMisfireGrace()),
                 clock,
                 notifier,
                 redisProperties.getTimeout(),
