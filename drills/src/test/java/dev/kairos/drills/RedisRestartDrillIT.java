@@ -13,11 +13,14 @@ import org.junit.jupiter.api.Test;
  * renew interval; fires that find no live slot meanwhile wait for one; a start claim whose answer
  * was lost is resolved. Nothing is missed, started twice, or claimed and not run.
  *
- * <p>Not in {@code verify} (no {@code IT} suffix) until the miss it found is explained: in one of
- * three runs 128 fires of one second, the window's first, before Redis stopped, never started. Run
- * it by name: {@code -Dit.test=RedisRestartDrill} (drills/README.md).
+ * <p>One clean-clone run (Nov 24) missed 128 fires of the window's first second, on an overloaded
+ * machine, before Redis stopped. The likely cause, fixed since: an executor whose lease trust
+ * lapsed for a moment (renewals late under load) dropped the deliveries it had polled instead of
+ * waiting for trust, leaving them DISPATCHED until the lost-trigger monitor's 60 s start timeout,
+ * past this drill's wait ({@code ExecutorRedisFaultsIT} reproduces it). Should a fire be missed
+ * again, the failure names where each missed fire stands in Redis.
  */
-class RedisRestartDrill extends DrillBase {
+class RedisRestartDrillIT extends DrillBase {
 
   private static final Duration DOWN = Duration.ofSeconds(6);
 
