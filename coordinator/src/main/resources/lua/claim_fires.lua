@@ -26,7 +26,10 @@
 -- Per job, a CAS: the job is skipped (nothing written) unless its current due score equals
 -- the expected one and its scheduleVersion is unchanged, so two scanners of the same term, or
 -- a scan racing an API update, claim a fire at most once. A fire whose trigger record already
--- exists is not claimed again (counted as a duplicate).
+-- exists is not claimed again (counted as a duplicate), except a scheduled one still CLAIMED
+-- under an older schedule version: it is adopted at the current version (no new wheel entry,
+-- no event), so a disable and re-enable, or an update, does not drop the fires already claimed
+-- for instants the current schedule also fires at.
 --
 -- Per ad-hoc trigger (submit_adhoc.lua wrote its request), a CAS on its ad-hoc entry: only the
 -- call that removes the entry claims it, so racing scanners claim it once. The claim writes the
@@ -80,8 +83,20 @@ for _ = 1, jobs do
       local node = ARGV[firstFire + 2 * f + 1]
       local triggerId = jobId .. ':' .. fireMs
       local triggerKey = triggerPrefix .. triggerId
-      if redis.call('EXISTS', triggerKey) == 1 then
-        duplicates = duplicates + 1
+      local existing = redis.call('HMGET', triggerKey, 'state', 'scheduleVersion', 'kind')
+      if existing[1] then
+        if existing[1] == 'CLAIMED' and existing[2] ~= version
+            and (not existing[3] or existing[3] == 'SCHEDULED') then
+          -- Claimed under an older schedule version and not yet taken (a disable and re-enable,
+          -- or an update, between its claim and its fire time): the current schedule fires at
+          -- this instant too, so the fire is adopted at the current version and its wheel entry
+          -- fires it. Left alone, take_due would drop it as stale and nothing would claim it again.
+          redis.call('HSET', triggerKey, 'scheduleVersion', version, 'term', term)
+          claimed = claimed + 1
+          lastFire = fireMs
+        else
+          duplicates = duplicates + 1
+        end
       else
         redis.call('ZADD', wheelPrefix .. node, fireMs, triggerId)
         if not knownNodes[node] then

@@ -10,6 +10,9 @@ import dev.kairos.coordinator.assign.LiveNodes;
 import dev.kairos.coordinator.assign.StaticLiveNodes;
 import dev.kairos.coordinator.fence.ShardFence;
 import dev.kairos.coordinator.fence.StaleTermException;
+import dev.kairos.coordinator.wheel.DueTrigger;
+import dev.kairos.coordinator.wheel.NodeWheelStore;
+import dev.kairos.coordinator.wheel.TakeResult;
 import dev.kairos.coordinator.wheel.WheelEntry;
 import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.model.JobDefinition;
@@ -17,6 +20,7 @@ import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.schedule.FireWindow;
+import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
@@ -388,5 +392,38 @@ class DueFireScannerIT {
     ScanReport afterGap = scanner.scan(1);
     assertThat(afterGap.misfires()).isEqualTo(1);
     assertThat(fx.wheel("node-a").values()).doesNotContain(T0 + 6_000, T0 + 30_000);
+  }
+
+  @Test
+  void disablingAndReEnablingAJobKeepsTheFiresDueAfterTheReEnable() {
+    // Issue #15: a job disabled and enabled again within the pre-read window lost the fires due
+    // after the re-enable: they had been claimed under the old schedule version, take_due dropped
+    // them as stale, and the new claim skipped them as duplicates of the existing records.
+    clock.set(T0 + 500);
+    JobStore store = new JobStore(fx.redis, fx.keys, clock);
+    store.create(
+        JobDefinition.builder("toggled").app("app").handler("h").cron("* * * * * *").build());
+    DueFireScanner scanner = scanner(fx.redis, ScanConfig.defaults(), "node-a");
+    scanner.scan(1);
+    assertThat(fx.wheel("node-a")).containsKey("toggled:" + (T0 + 3_000));
+    NodeWheelStore wheel =
+        new NodeWheelStore(
+            fx.redis, fx.keys, "node-a", 10_000, Duration.ofSeconds(5), new SimpleMeterRegistry());
+    int shard = fx.keys.shardOf("toggled");
+    clock.set(T0 + 1_000);
+    assertThat(wheel.takeDue(shard, T0 + 1_000, 100, T0 + 1_000).due()).hasSize(1);
+
+    clock.set(T0 + 1_200);
+    store.disable("toggled");
+    clock.set(T0 + 1_400);
+    store.enable("toggled");
+    scanner.scan(1);
+
+    clock.set(T0 + 4_000);
+    TakeResult taken = wheel.takeDue(shard, T0 + 4_000, 100, T0 + 4_000);
+    assertThat(taken.staleDropped()).as("fires dropped as stale").isZero();
+    assertThat(taken.due())
+        .extracting(DueTrigger::triggerId)
+        .contains("toggled:" + (T0 + 2_000), "toggled:" + (T0 + 3_000), "toggled:" + (T0 + 4_000));
   }
 }
