@@ -758,6 +758,19 @@ class AdminApiInputIT {
     RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, c.name());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"zone", "schedule", "id", "handler"})
+  void aHugeValueIsNotEchoedBackWhole(String field) {
+    // Issue #15: a 1 MB zone or cron came back as a 2 MB error body.
+    String huge = "Z".repeat(100 * 1024);
+    RedisSnapshot before = RedisSnapshot.take(redis.sync());
+    ApiTestNode.Response response = node.post("/api/v1/jobs", jobWith(field, huge), ADMIN);
+    assertThat(response.status()).as(response.toString().substring(0, 200)).isEqualTo(400);
+    assertThat(response.json().path("errors").findValuesAsText("field")).contains(field);
+    assertThat(response.body().length()).as("error body characters").isLessThan(4_096);
+    RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, "huge " + field);
+  }
+
   /** Who calls: no token, a token nobody configured, a viewer, an admin. */
   enum Caller {
     NONE(null),

@@ -25,7 +25,7 @@ public final class Problems {
       String instance,
       List<FieldError> errors,
       Map<String, Object> properties) {
-    ProblemDetail problem = ProblemDetail.forStatusAndDetail(type.status(), detail);
+    ProblemDetail problem = ProblemDetail.forStatusAndDetail(type.status(), abbreviate(detail));
     problem.setType(type.uri());
     problem.setTitle(type.title());
     if (instance != null) {
@@ -37,10 +37,28 @@ public final class Problems {
     }
     problem.setProperty("code", type.code());
     if (!errors.isEmpty()) {
-      problem.setProperty("errors", errors);
+      problem.setProperty(
+          "errors",
+          errors.stream()
+              .map(e -> new FieldError(abbreviate(e.field()), abbreviate(e.message())))
+              .toList());
     }
     properties.forEach(problem::setProperty);
     return problem;
+  }
+
+  /** Longest text of a problem body before it is abbreviated. */
+  static final int MAX_TEXT = 512;
+
+  /**
+   * Messages echo the offending value; a megabyte of cron or zone must not come back as a megabyte
+   * of error. Longer texts keep their start and say how much was left out.
+   */
+  static String abbreviate(String text) {
+    if (text == null || text.length() <= MAX_TEXT) {
+      return text;
+    }
+    return text.substring(0, MAX_TEXT) + "… (" + (text.length() - MAX_TEXT) + " more characters)";
   }
 
   public static ResponseEntity<ProblemDetail> response(ProblemDetail problem) {
