@@ -17,6 +17,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
   SignInController.class,
   DashboardController.class,
   JobsController.class,
+  BatchController.class,
   TriggersController.class,
   ExecutorsController.class,
   ClusterController.class

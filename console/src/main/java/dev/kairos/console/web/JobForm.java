@@ -99,6 +99,27 @@ public record JobForm(
         text(job.get("version")));
   }
 
+  /** This form as a new job's: no id, no version. */
+  JobForm asCopy() {
+    return new JobForm(
+        "",
+        app,
+        handler,
+        scheduleType,
+        schedule,
+        zone,
+        params,
+        routing,
+        block,
+        timeoutMs,
+        retryCount,
+        misfire,
+        misfireThresholdMs,
+        enabled,
+        childJobIds,
+        null);
+  }
+
   /**
    * The API request body: {@code stored}'s request fields (on an edit, so fields the form does not
    * show, such as the retry backoff, keep their values) overlaid with the form's. Numbers that do

@@ -118,6 +118,18 @@ class JobsController {
     return form(model, JobForm.of(job.body()), null, false);
   }
 
+  /** A new job's form filled from an existing one, for a new id. */
+  @GetMapping("/console/jobs/{id}/copy")
+  String copy(@PathVariable String id, Model model, HttpServletResponse response) {
+    ApiResponse job = api.get(Paths.job(id));
+    if (!job.ok()) {
+      response.setStatus(job.status());
+      model.addAttribute("problem", job.problem());
+      return "console/problem";
+    }
+    return form(model, JobForm.of(job.body()).asCopy(), null, true);
+  }
+
   @PostMapping("/console/jobs/{id}")
   String update(
       @PathVariable String id,

@@ -121,6 +121,7 @@ class ConsoleSecurityTest {
             "/console/jobs",
             "/console/jobs/a/disable",
             "/console/jobs/a/delete",
+            "/console/job-batches",
             "/console/trigger/cancel",
             "/console/cluster/pause")) {
       MvcResult result =

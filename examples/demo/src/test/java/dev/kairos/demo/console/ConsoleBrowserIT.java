@@ -92,6 +92,7 @@ class ConsoleBrowserIT {
     console.createJobWithPreview();
     console.watchItFireAndOpenTheTrigger();
     console.searchTriggers();
+    console.editTriggerNowAndCancel();
     console.executorsAndCluster();
     console.dashboardCountsTheFires();
     console.aPostWithoutTheCsrfTokenIsRefused();
@@ -189,6 +190,58 @@ class ConsoleBrowserIT {
       browser.screenshot("07-trigger");
     }
 
+    /**
+     * Makes the job slow (demoSlow sleeps 2 s) and API-only, then triggers it twice with params:
+     * the job's block strategy (SERIAL_EXECUTION) keeps the second waiting behind the first on the
+     * executor, so it is still cancellable when the operator gets to it, started or not.
+     */
+    void editTriggerNowAndCancel() throws Exception {
+      driver.get(base + "/console/jobs/" + JOB);
+      driver.findElement(By.id("edit-job")).click();
+      waitFor("the edit form", ExpectedConditions.visibilityOfElementLocated(By.id("job-form")));
+      type(By.id("handler"), "demoSlow");
+      new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("scheduleType")))
+          .selectByValue("API");
+      driver.findElement(By.id("schedule")).clear();
+      driver.findElement(By.id("save-job")).click();
+      waitFor(
+          "the saved job",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "saved"));
+      assertThat(driver.getPageSource()).contains("demo / demoSlow");
+
+      String second = null;
+      for (int i = 0; i < 2; i++) {
+        type(By.id("trigger-params"), "{\"run\":" + i + "}");
+        driver.findElement(By.id("trigger-job")).click();
+        waitFor(
+            "the triggered link",
+            ExpectedConditions.visibilityOfElementLocated(By.id("triggered-link")));
+        second = driver.findElement(By.id("triggered-link")).getText();
+      }
+      String id = second;
+      // An ad-hoc trigger has a record once the leader's next scan claims it.
+      new WebDriverWait(driver, WAIT)
+          .withMessage("the claimed trigger " + id)
+          .until(
+              d -> {
+                d.get(
+                    base
+                        + "/console/trigger?id="
+                        + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8));
+                return !d.findElements(By.id("cancel-trigger")).isEmpty();
+              });
+      browser.screenshot("07-trigger-running");
+      driver.findElement(By.id("cancel-trigger")).click();
+      waitFor(
+          "the cancel's answer",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Cancel of " + id));
+      // The page refreshes itself until the trigger is final.
+      new WebDriverWait(driver, WAIT)
+          .withMessage("trigger " + id + " CANCELLED")
+          .until(ExpectedConditions.textToBe(By.id("trigger-state"), "CANCELLED"));
+      assertThat(driver.findElements(By.id("cancel-trigger"))).as("no cancel once final").isEmpty();
+    }
+
     void searchTriggers() throws Exception {
       driver.findElement(By.id("nav-triggers")).click();
       type(By.id("tq"), JOB);
@@ -264,6 +317,7 @@ class ConsoleBrowserIT {
       driver.get(base + "/console/jobs");
       waitFor("the jobs page", ExpectedConditions.visibilityOfElementLocated(By.id("jobs-table")));
       assertThat(driver.findElements(By.id("new-job"))).as("no New job for a VIEWER").isEmpty();
+      assertThat(driver.findElements(By.id("batch-apply"))).as("no batch actions").isEmpty();
       driver.get(base + "/console/jobs/" + JOB);
       waitFor("the job page", ExpectedConditions.textToBe(By.id("job-id"), JOB));
       assertThat(driver.findElements(By.id("job-actions"))).as("no actions for a VIEWER").isEmpty();
