@@ -8,10 +8,10 @@ import dev.kairos.console.metrics.SampleSeries;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.ResponseBody;
 
 /**
  * The dashboard: this node's fire rate, dispatch lateness, misfires and failures from its meters
@@ -41,18 +41,28 @@ class DashboardController {
     return "console/fragments :: numbers";
   }
 
-  /** The chart series as JSON for the dashboard's script (uPlot's column layout). */
+  /**
+   * The chart series as JSON for the dashboard's script (uPlot's column layout). A ResponseEntity,
+   * not {@code @ResponseBody}: the node's OpenAPI document lists {@code @ResponseBody} methods, and
+   * this is no part of the API.
+   */
   @GetMapping(path = "/console/dashboard/series", produces = MediaType.APPLICATION_JSON_VALUE)
-  @ResponseBody
-  Map<String, Object> chartSeries() {
+  ResponseEntity<Map<String, Object>> chartSeries() {
     List<DashboardSample> samples = series.samples();
-    return Map.of(
-        "t", samples.stream().map(s -> s.atMs() / 1000.0).toList(),
-        "firesPerSecond", samples.stream().map(DashboardSample::firesPerSecond).toList(),
-        "p50", samples.stream().map(s -> nullIfNaN(s.latenessP50Ms())).toList(),
-        "p99", samples.stream().map(s -> nullIfNaN(s.latenessP99Ms())).toList(),
-        "misfires", samples.stream().map(DashboardSample::misfires).toList(),
-        "failures", samples.stream().map(DashboardSample::failures).toList());
+    return ResponseEntity.ok(
+        Map.of(
+            "t",
+            samples.stream().map(s -> s.atMs() / 1000.0).toList(),
+            "firesPerSecond",
+            samples.stream().map(DashboardSample::firesPerSecond).toList(),
+            "p50",
+            samples.stream().map(s -> nullIfNaN(s.latenessP50Ms())).toList(),
+            "p99",
+            samples.stream().map(s -> nullIfNaN(s.latenessP99Ms())).toList(),
+            "misfires",
+            samples.stream().map(DashboardSample::misfires).toList(),
+            "failures",
+            samples.stream().map(DashboardSample::failures).toList()));
   }
 
   private void fill(Model model) {

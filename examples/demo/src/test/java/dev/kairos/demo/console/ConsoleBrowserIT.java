@@ -330,6 +330,11 @@ class ConsoleBrowserIT {
       assertThat(driver.findElement(By.id("job-enabled")).getText())
           .as("the refused disable changed nothing")
           .isEqualTo("yes");
+      driver.get(base + "/v3/api-docs");
+      assertThat(driver.getPageSource())
+          .as("the OpenAPI document describes the API, not the console")
+          .contains("/api/v1/jobs")
+          .doesNotContain("/console");
     }
 
     /** A form POST from the page's script; with the CSRF token of the page's sign-out form. */
