@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.server.CookieSameSiteSupplier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.security.oauth2.server.resource.introspection.OpaqueTokenIntrospector;
@@ -35,6 +36,15 @@ public class ConsoleAutoConfiguration {
   @ConditionalOnMissingBean
   NodeApi consoleNodeApi(ObjectMapper json, ConsoleProperties properties) {
     return new NodeApi(json, properties.getApiTimeout(), properties.getApiBaseUrl());
+  }
+
+  /**
+   * The session cookie is the console's (the API is stateless); SameSite=Lax keeps other sites'
+   * forms from riding on it, on top of the CSRF token.
+   */
+  @Bean
+  CookieSameSiteSupplier consoleSessionCookieSameSite() {
+    return CookieSameSiteSupplier.ofLax().whenHasName("JSESSIONID");
   }
 
   @Bean

@@ -134,6 +134,9 @@ class ConsoleBrowserIT {
       waitFor(
           "signed in as " + shownAs, ExpectedConditions.textToBe(By.id("signed-in-as"), shownAs));
       assertThat(driver.getPageSource()).as("the token never reaches a page").doesNotContain(token);
+      org.openqa.selenium.Cookie session = driver.manage().getCookieNamed("JSESSIONID");
+      assertThat(session.isHttpOnly()).as("session cookie HttpOnly").isTrue();
+      assertThat(session.getSameSite()).as("session cookie SameSite").isEqualTo("Lax");
     }
 
     void createJobWithPreview() throws Exception {
