@@ -52,6 +52,12 @@ public final class DemoMain {
                 "kairos-demo-shutdown"));
     System.out.println();
     System.out.println("Kairos demo is running: 22 demo jobs on app 'demo' (see DemoJobCatalog).");
+    System.out.println(
+        "  console:    http://localhost:"
+            + demo.port()
+            + "/console (sign in with the demo token "
+            + KairosDemo.DEMO_ADMIN_TOKEN
+            + ")");
     System.out.println("  health:     " + demo.healthUrl());
     System.out.println("  metrics:    http://localhost:" + demo.port() + "/actuator/prometheus");
     System.out.println("  data, logs: " + workDir);

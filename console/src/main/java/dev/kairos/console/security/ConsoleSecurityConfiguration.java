@@ -1,0 +1,79 @@
+package dev.kairos.console.security;
+
+import dev.kairos.console.ConsoleProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.oauth2.server.resource.introspection.OpaqueTokenIntrospector;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * Who may do what under {@code /console}: a session made by signing in with an API token (the
+ * node's {@link OpaqueTokenIntrospector}, so the same tokens and roles as {@code /api}). VIEWER and
+ * ADMIN read every page and may ask for a schedule preview (it computes, changes nothing); every
+ * other POST is ADMIN only and answers 403 otherwise. Forms carry a CSRF token (Spring Security's
+ * default, session-held). This chain is ordered before the node's API chain and only matches the
+ * console's paths, so the API stays stateless and untouched.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ConsoleSecurityConfiguration {
+
+  public static final String HOME = "/console";
+  public static final String SIGN_IN = "/console/sign-in";
+  public static final String SIGN_OUT = "/console/sign-out";
+  public static final String PREVIEW = "/console/jobs/preview";
+
+  /**
+   * Scripts and styles from this origin only: htmx and uPlot come from the node's WebJars, and the
+   * pages carry no inline script or style.
+   */
+  static final String CONTENT_SECURITY_POLICY =
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+          + " form-action 'self'; frame-ancestors 'none'; base-uri 'self'";
+
+  @Bean
+  @Order(Ordered.HIGHEST_PRECEDENCE + 10)
+  SecurityFilterChain consoleSecurityFilterChain(
+      HttpSecurity http, OpaqueTokenIntrospector tokens, ConsoleProperties properties)
+      throws Exception {
+    String admin = "ADMIN";
+    String viewer = "VIEWER";
+    http.securityMatcher(HOME, HOME + "/**")
+        .authenticationProvider(new TokenAuthenticationProvider(tokens))
+        .authorizeHttpRequests(
+            auth ->
+                auth.requestMatchers(SIGN_IN, "/console/static/**", "/console/assets/**")
+                    .permitAll()
+                    .requestMatchers(HttpMethod.GET, HOME, HOME + "/**")
+                    .hasAnyRole(admin, viewer)
+                    .requestMatchers(HttpMethod.POST, PREVIEW, SIGN_OUT)
+                    .hasAnyRole(admin, viewer)
+                    .requestMatchers(HOME + "/**")
+                    .hasRole(admin)
+                    .anyRequest()
+                    .denyAll())
+        .formLogin(
+            form ->
+                form.loginPage(SIGN_IN)
+                    .loginProcessingUrl(SIGN_IN)
+                    // The form has one field, the token; it arrives as the password.
+                    .usernameParameter("name")
+                    .passwordParameter("token")
+                    .successHandler(new IdleTimeoutOnSignIn(properties.getIdleTimeout(), HOME))
+                    .failureUrl(SIGN_IN + "?error"))
+        .logout(out -> out.logoutUrl(SIGN_OUT).logoutSuccessUrl(SIGN_IN + "?signedOut"))
+        .httpBasic(basic -> basic.disable())
+        .exceptionHandling(
+            e ->
+                e.authenticationEntryPoint(new ConsoleEntryPoint(SIGN_IN))
+                    .accessDeniedHandler(new ConsoleDeniedHandler()))
+        .headers(
+            h ->
+                h.contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
+                    .frameOptions(f -> f.deny()));
+    return http.build();
+  }
+}

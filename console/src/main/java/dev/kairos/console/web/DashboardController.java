@@ -1,0 +1,81 @@
+package dev.kairos.console.web;
+
+import dev.kairos.console.api.ApiResponse;
+import dev.kairos.console.api.NodeApi;
+import dev.kairos.console.metrics.DashboardSample;
+import dev.kairos.console.metrics.MeterTotals;
+import dev.kairos.console.metrics.SampleSeries;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+
+/**
+ * The dashboard: this node's fire rate, dispatch lateness, misfires and failures from its meters
+ * (sampled in memory for the charts), and every app's live executors from the API.
+ */
+@Controller
+class DashboardController {
+
+  private final NodeApi api;
+  private final SampleSeries series;
+
+  DashboardController(NodeApi api, SampleSeries series) {
+    this.api = api;
+    this.series = series;
+  }
+
+  @GetMapping({"/console", "/console/"})
+  String dashboard(Model model) {
+    fill(model);
+    return "console/dashboard";
+  }
+
+  /** The numbers panel, refreshed by htmx every few seconds. */
+  @GetMapping("/console/dashboard/numbers")
+  String numbers(Model model) {
+    fill(model);
+    return "console/fragments :: numbers";
+  }
+
+  /**
+   * The chart series as JSON for the dashboard's script (uPlot's column layout). A ResponseEntity,
+   * not {@code @ResponseBody}: the node's OpenAPI document lists {@code @ResponseBody} methods, and
+   * this is no part of the API.
+   */
+  @GetMapping(path = "/console/dashboard/series", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<Map<String, Object>> chartSeries() {
+    List<DashboardSample> samples = series.samples();
+    return ResponseEntity.ok(
+        Map.of(
+            "t",
+            samples.stream().map(s -> s.atMs() / 1000.0).toList(),
+            "firesPerSecond",
+            samples.stream().map(DashboardSample::firesPerSecond).toList(),
+            "p50",
+            samples.stream().map(s -> nullIfNaN(s.latenessP50Ms())).toList(),
+            "p99",
+            samples.stream().map(s -> nullIfNaN(s.latenessP99Ms())).toList(),
+            "misfires",
+            samples.stream().map(DashboardSample::misfires).toList(),
+            "failures",
+            samples.stream().map(DashboardSample::failures).toList()));
+  }
+
+  private void fill(Model model) {
+    List<DashboardSample> samples = series.samples();
+    model.addAttribute("latest", samples.isEmpty() ? null : samples.get(samples.size() - 1));
+    MeterTotals totals = series.latestTotals();
+    model.addAttribute("totals", totals);
+    ApiResponse executors = api.get("/api/v1/executors");
+    model.addAttribute("apps", executors.ok() ? executors.list("items") : List.of());
+    model.addAttribute("problem", executors.ok() ? null : executors.problem());
+  }
+
+  private static Double nullIfNaN(double v) {
+    return Double.isNaN(v) ? null : v;
+  }
+}

@@ -1,0 +1,272 @@
+package dev.kairos.console.web;
+
+import dev.kairos.console.api.ApiProblem;
+import dev.kairos.console.api.ApiResponse;
+import dev.kairos.console.api.NodeApi;
+import dev.kairos.core.model.BlockStrategy;
+import dev.kairos.core.model.MisfireStrategy;
+import dev.kairos.core.model.RoutingStrategy;
+import dev.kairos.core.model.ScheduleType;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/**
+ * Jobs: the filtered list, one job with its next fires and recent triggers, the create and edit
+ * form, and the one-click actions (enable, disable, trigger now, delete). Each is one call to the
+ * node's admin API; its answer (a field error, a warning, a conflict) is shown as it came.
+ */
+@Controller
+class JobsController {
+
+  static final int PAGE_SIZE = 50;
+  private static final int PREVIEW_COUNT = 5;
+
+  private final NodeApi api;
+
+  JobsController(NodeApi api) {
+    this.api = api;
+  }
+
+  @GetMapping("/console/jobs")
+  String list(
+      @RequestParam(defaultValue = "") String q,
+      @RequestParam(defaultValue = "") String app,
+      @RequestParam(defaultValue = "") String enabled,
+      @RequestParam(defaultValue = "0") int page,
+      Model model) {
+    StringBuilder path = new StringBuilder("/api/v1/jobs?size=" + PAGE_SIZE + "&page=" + page);
+    if (!q.isBlank()) {
+      path.append("&q=").append(Paths.query(q.trim()));
+    }
+    if (!app.isBlank()) {
+      path.append("&app=").append(Paths.query(app.trim()));
+    }
+    if (enabled.equals("true") || enabled.equals("false")) {
+      path.append("&enabled=").append(enabled);
+    }
+    ApiResponse jobs = api.get(path.toString());
+    model.addAttribute("q", q).addAttribute("app", app).addAttribute("enabled", enabled);
+    model.addAttribute("page", page);
+    model.addAttribute("jobs", jobs.ok() ? jobs.list("items") : List.of());
+    model.addAttribute("total", jobs.body().getOrDefault("total", 0));
+    model.addAttribute("problem", jobs.ok() ? null : jobs.problem());
+    return "console/jobs";
+  }
+
+  @GetMapping("/console/jobs/new")
+  String newJob(Model model) {
+    return form(model, JobForm.blank(), null, true);
+  }
+
+  @PostMapping("/console/jobs")
+  String create(
+      @ModelAttribute JobForm form,
+      Model model,
+      HttpServletResponse response,
+      RedirectAttributes redirect) {
+    Map<String, String> errors = new LinkedHashMap<>();
+    Map<String, Object> body = form.toCreateRequest(errors);
+    if (!errors.isEmpty()) {
+      response.setStatus(400);
+      return form(model, form, ApiProblem.local(errors), true);
+    }
+    ApiResponse created = api.post("/api/v1/jobs", body);
+    if (!created.ok()) {
+      response.setStatus(created.status());
+      return form(model, form, created.problem(), true);
+    }
+    redirect.addFlashAttribute("notice", "Job " + created.body().get("id") + " created.");
+    redirect.addFlashAttribute("warnings", created.list("warnings"));
+    return "redirect:/console/jobs/" + created.body().get("id");
+  }
+
+  @GetMapping("/console/jobs/{id}")
+  String show(@PathVariable String id, Model model, HttpServletResponse response) {
+    ApiResponse job = api.get(Paths.job(id));
+    if (!job.ok()) {
+      response.setStatus(job.status());
+      model.addAttribute("problem", job.problem());
+      return "console/problem";
+    }
+    ApiResponse fires = api.get(Paths.job(id) + "/next-fires?count=" + PREVIEW_COUNT);
+    ApiResponse triggers = api.get(Paths.job(id) + "/triggers?size=20");
+    model.addAttribute("job", job.body());
+    model.addAttribute("fires", fires.ok() ? fires.list("fires") : List.of());
+    model.addAttribute("triggers", triggers.ok() ? triggers.list("items") : List.of());
+    model.addAttribute("triggerSource", triggers.body().get("source"));
+    return "console/job";
+  }
+
+  @GetMapping("/console/jobs/{id}/edit")
+  String edit(@PathVariable String id, Model model, HttpServletResponse response) {
+    ApiResponse job = api.get(Paths.job(id));
+    if (!job.ok()) {
+      response.setStatus(job.status());
+      model.addAttribute("problem", job.problem());
+      return "console/problem";
+    }
+    return form(model, JobForm.of(job.body()), null, false);
+  }
+
+  /** A new job's form filled from an existing one, for a new id. */
+  @GetMapping("/console/jobs/{id}/copy")
+  String copy(@PathVariable String id, Model model, HttpServletResponse response) {
+    ApiResponse job = api.get(Paths.job(id));
+    if (!job.ok()) {
+      response.setStatus(job.status());
+      model.addAttribute("problem", job.problem());
+      return "console/problem";
+    }
+    return form(model, JobForm.of(job.body()).asCopy(), null, true);
+  }
+
+  @PostMapping("/console/jobs/{id}")
+  String update(
+      @PathVariable String id,
+      @ModelAttribute JobForm form,
+      Model model,
+      HttpServletResponse response,
+      RedirectAttributes redirect) {
+    ApiResponse stored = api.get(Paths.job(id));
+    if (!stored.ok()) {
+      response.setStatus(stored.status());
+      model.addAttribute("problem", stored.problem());
+      return "console/problem";
+    }
+    Map<String, String> errors = new LinkedHashMap<>();
+    Map<String, Object> body = form.toRequest(stored.body(), errors);
+    JobForm shown = withId(form, id);
+    if (!errors.isEmpty()) {
+      response.setStatus(400);
+      return form(model, shown, ApiProblem.local(errors), false);
+    }
+    // The version the edit started from: a change made meanwhile answers 409, not lost.
+    long version = form.versionOr(((Number) stored.body().get("version")).longValue());
+    ApiResponse updated = api.put(Paths.job(id), body, version);
+    if (!updated.ok()) {
+      response.setStatus(updated.status());
+      return form(model, shown, updated.problem(), false);
+    }
+    redirect.addFlashAttribute("notice", "Job " + id + " saved.");
+    redirect.addFlashAttribute("warnings", updated.list("warnings"));
+    return "redirect:/console/jobs/" + id;
+  }
+
+  @PostMapping("/console/jobs/{id}/enable")
+  String enable(@PathVariable String id, RedirectAttributes redirect) {
+    return action(id, "/enable", null, "enabled", redirect);
+  }
+
+  @PostMapping("/console/jobs/{id}/disable")
+  String disable(@PathVariable String id, RedirectAttributes redirect) {
+    return action(id, "/disable", null, "disabled", redirect);
+  }
+
+  @PostMapping("/console/jobs/{id}/trigger")
+  String trigger(
+      @PathVariable String id,
+      @RequestParam(required = false) String params,
+      RedirectAttributes redirect) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    if (params != null && !params.isEmpty()) {
+      body.put("params", params);
+    }
+    ApiResponse answer = api.post(Paths.job(id) + "/trigger", body);
+    if (!answer.ok()) {
+      redirect.addFlashAttribute("problem", answer.problem());
+      return "redirect:/console/jobs/" + id;
+    }
+    redirect.addFlashAttribute(
+        "notice",
+        "Triggered: "
+            + answer.body().get("triggerId")
+            + " (the leader claims it within its scan interval).");
+    redirect.addFlashAttribute("triggered", answer.body().get("triggerId"));
+    return "redirect:/console/jobs/" + id;
+  }
+
+  @PostMapping("/console/jobs/{id}/delete")
+  String delete(@PathVariable String id, RedirectAttributes redirect) {
+    ApiResponse answer = api.delete(Paths.job(id));
+    if (!answer.ok()) {
+      redirect.addFlashAttribute("problem", answer.problem());
+      return "redirect:/console/jobs/" + id;
+    }
+    redirect.addFlashAttribute("notice", "Job " + id + " deleted.");
+    return "redirect:/console/jobs";
+  }
+
+  /**
+   * The next fires of the schedule being typed (htmx, on change): the API's preview of a schedule
+   * not saved yet, or its field errors.
+   */
+  @PostMapping("/console/jobs/preview")
+  String preview(
+      @RequestParam(defaultValue = "") String scheduleType,
+      @RequestParam(defaultValue = "") String schedule,
+      @RequestParam(defaultValue = "") String zone,
+      Model model) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("scheduleType", scheduleType.isBlank() ? "CRON" : scheduleType.trim());
+    body.put("schedule", schedule.trim());
+    body.put("zone", zone.isBlank() ? "UTC" : zone.trim());
+    body.put("count", PREVIEW_COUNT);
+    ApiResponse answer = api.post("/api/v1/schedules/preview", body);
+    model.addAttribute("preview", answer.ok() ? answer.body() : null);
+    model.addAttribute("problem", answer.ok() ? null : answer.problem());
+    return "console/fragments :: preview";
+  }
+
+  private String action(
+      String id, String suffix, Object body, String done, RedirectAttributes redirect) {
+    ApiResponse answer = api.post(Paths.job(id) + suffix, body);
+    if (answer.ok()) {
+      redirect.addFlashAttribute("notice", "Job " + id + " " + done + ".");
+    } else {
+      redirect.addFlashAttribute("problem", answer.problem());
+    }
+    return "redirect:/console/jobs/" + id;
+  }
+
+  private String form(Model model, JobForm form, ApiProblem problem, boolean creating) {
+    model.addAttribute("form", form);
+    model.addAttribute("creating", creating);
+    model.addAttribute("problem", problem);
+    model.addAttribute("errors", problem == null ? Map.of() : problem.fields());
+    model.addAttribute("scheduleTypes", ScheduleType.values());
+    model.addAttribute("routings", RoutingStrategy.values());
+    model.addAttribute("blocks", BlockStrategy.values());
+    model.addAttribute("misfires", MisfireStrategy.values());
+    return "console/job-form";
+  }
+
+  private static JobForm withId(JobForm f, String id) {
+    return new JobForm(
+        id,
+        f.app(),
+        f.handler(),
+        f.scheduleType(),
+        f.schedule(),
+        f.zone(),
+        f.params(),
+        f.routing(),
+        f.block(),
+        f.timeoutMs(),
+        f.retryCount(),
+        f.misfire(),
+        f.misfireThresholdMs(),
+        f.enabled(),
+        f.childJobIds(),
+        f.version());
+  }
+}

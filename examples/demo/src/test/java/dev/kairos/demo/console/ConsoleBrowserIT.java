@@ -1,0 +1,388 @@
+package dev.kairos.demo.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.demo.executor.DemoExecutorApplication;
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.ZkMode;
+import dev.kairos.node.KairosNodeApplication;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The console in a real browser (issue #17): headless Chromium against a real scheduler node on
+ * real Redis, ZooKeeper and RocketMQ, with the demo executor running the jobs. An operator signs in
+ * with an ADMIN token, creates a job (a bad zone is named by field, then the preview shows the next
+ * fires), watches it fire on the job page, opens the trigger, finds it by search, looks at
+ * executors and the cluster, pauses and resumes scheduling; a VIEWER sees the pages without edit
+ * controls and has a write refused with 403. Every page is saved as a screenshot in docs/console/.
+ */
+@RealInfra(
+    redis = RedisMode.STANDALONE,
+    zookeeper = ZkMode.STANDALONE,
+    rocketMq = true,
+    postgres = true)
+class ConsoleBrowserIT {
+
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+  private static final String ADMIN = "console-admin-" + UUID.randomUUID();
+  private static final String VIEWER = "console-viewer-" + UUID.randomUUID();
+  private static final String JOB = "console-job-" + RUN;
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final Duration FIRE_WAIT = Duration.ofSeconds(60);
+
+  @Test
+  void operatorCreatesAJobWatchesItFireAndAViewerCannotEdit(EmbeddedInfrastructure infra)
+      throws Exception {
+    Map<String, Object> properties = new LinkedHashMap<>(infra.springProperties());
+    properties.put("kairos.node.name", "console-it-node");
+    properties.put("kairos.zookeeper.root-path", "/kairos-console-it-" + RUN);
+    properties.put("kairos.cluster.secret", "console-it-secret");
+    properties.put("kairos.console.sample-interval", "1s");
+    properties.put("kairos.api.tokens[0].name", "console-admin");
+    properties.put("kairos.api.tokens[0].role", "ADMIN");
+    properties.put("kairos.api.tokens[0].sha256", sha256(ADMIN));
+    properties.put("kairos.api.tokens[1].name", "console-viewer");
+    properties.put("kairos.api.tokens[1].role", "VIEWER");
+    properties.put("kairos.api.tokens[1].sha256", sha256(VIEWER));
+    String[] args =
+        properties.entrySet().stream()
+            .map(e -> "--" + e.getKey() + "=" + e.getValue())
+            .toArray(String[]::new);
+    try (ConfigurableApplicationContext node =
+            new SpringApplicationBuilder(KairosNodeApplication.class)
+                .run(append(args, "--server.port=0"));
+        ConfigurableApplicationContext executor = DemoExecutorApplication.start(properties);
+        ConsoleBrowser browser = ConsoleBrowser.start(screenshotFolder())) {
+      int port = ((WebServerApplicationContext) node).getWebServer().getPort();
+      Console console = new Console(browser, "http://localhost:" + port);
+      try {
+        journey(console);
+      } catch (RuntimeException | AssertionError e) {
+        browser.saveFailure(Path.of("target", "console-failure").toAbsolutePath());
+        throw e;
+      }
+    }
+  }
+
+  private static void journey(Console console) throws Exception {
+    console.signInIsRequiredAndAWrongTokenIsRefused();
+    console.signIn(ADMIN, "console-admin (ADMIN)");
+    console.createJobWithPreview();
+    console.watchItFireAndOpenTheTrigger();
+    console.searchTriggers();
+    console.editTriggerNowAndCancel();
+    console.executorsAndCluster();
+    console.dashboardCountsTheFires();
+    console.aPostWithoutTheCsrfTokenIsRefused();
+    console.signOut();
+
+    console.signIn(VIEWER, "console-viewer (VIEWER)");
+    console.viewerSeesNoEditControlsAndIsRefused();
+  }
+
+  /** One browser session's steps. Every wait has a deadline and says what it waited for. */
+  private static final class Console {
+
+    private final ConsoleBrowser browser;
+    private final WebDriver driver;
+    private final String base;
+
+    Console(ConsoleBrowser browser, String base) {
+      this.browser = browser;
+      this.driver = browser.driver();
+      this.base = base;
+    }
+
+    void signInIsRequiredAndAWrongTokenIsRefused() throws Exception {
+      driver.get(base + "/console/jobs");
+      waitFor("the sign-in page", ExpectedConditions.urlContains("/console/sign-in"));
+      browser.screenshot("01-sign-in");
+      type(By.id("token"), "not-a-token");
+      driver.findElement(By.id("token")).sendKeys(Keys.ENTER); // the keyboard alone signs in
+      waitFor(
+          "the sign-in error",
+          ExpectedConditions.visibilityOfElementLocated(By.id("sign-in-error")));
+      assertThat(driver.getPageSource()).doesNotContain("not-a-token");
+    }
+
+    void signIn(String token, String shownAs) {
+      driver.get(base + "/console/sign-in");
+      type(By.id("token"), token);
+      driver.findElement(By.id("sign-in")).click();
+      waitFor(
+          "signed in as " + shownAs, ExpectedConditions.textToBe(By.id("signed-in-as"), shownAs));
+      assertThat(driver.getPageSource()).as("the token never reaches a page").doesNotContain(token);
+      org.openqa.selenium.Cookie session = driver.manage().getCookieNamed("JSESSIONID");
+      assertThat(session.isHttpOnly()).as("session cookie HttpOnly").isTrue();
+      assertThat(session.getSameSite()).as("session cookie SameSite").isEqualTo("Lax");
+    }
+
+    void createJobWithPreview() throws Exception {
+      driver.findElement(By.id("nav-jobs")).click();
+      waitFor("the jobs page", ExpectedConditions.visibilityOfElementLocated(By.id("new-job")));
+      browser.screenshot("03-jobs");
+      driver.findElement(By.id("new-job")).click();
+      waitFor("the job form", ExpectedConditions.visibilityOfElementLocated(By.id("job-form")));
+      type(By.id("id"), JOB);
+      type(By.id("app-field"), "demo");
+      type(By.id("handler"), "demoFast");
+      type(By.id("schedule"), "*/2 * * * * *");
+      type(By.id("zone"), "Mars/Base");
+      driver.findElement(By.id("save-job")).click();
+      waitFor(
+          "the zone's field error",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("err-zone"), "Mars/Base"));
+      assertThat(driver.findElement(By.id("zone")).getAttribute("aria-invalid")).isEqualTo("true");
+      browser.screenshot("04-job-form-error");
+
+      type(By.id("zone"), "Europe/Berlin");
+      driver.findElement(By.id("zone")).sendKeys(Keys.TAB); // change → htmx asks for the preview
+      // Clearing the field already asked for a preview (in UTC); wait for the one in Berlin time.
+      waitFor(
+          "the preview in Europe/Berlin",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("preview"), "+01:00"));
+      assertThat(driver.findElements(By.cssSelector("#preview-fires li"))).hasSize(5);
+      browser.screenshot("05-job-form-preview");
+      driver.findElement(By.id("save-job")).click();
+      waitFor("the created job", ExpectedConditions.textToBe(By.id("job-id"), JOB));
+      assertThat(driver.findElement(By.id("notice")).getText()).contains("created");
+      assertThat(driver.findElements(By.cssSelector("#next-fires li"))).hasSize(5);
+    }
+
+    void watchItFireAndOpenTheTrigger() throws Exception {
+      // The job page polls its trigger table; no reload needed to see the fire.
+      new WebDriverWait(driver, FIRE_WAIT)
+          .withMessage("a SUCCESS trigger of " + JOB + " on its job page")
+          .until(
+              ExpectedConditions.presenceOfElementLocated(
+                  By.cssSelector("#job-trigger-table .state-SUCCESS")));
+      browser.screenshot("06-job");
+      WebElement row =
+          driver
+              .findElement(By.cssSelector("#job-trigger-table .state-SUCCESS"))
+              .findElement(By.xpath("ancestor::tr"));
+      row.findElement(By.className("trigger-link")).click();
+      waitFor("the trigger page", ExpectedConditions.textToBe(By.id("trigger-state"), "SUCCESS"));
+      assertThat(driver.findElement(By.id("trigger-title")).getText()).startsWith(JOB + ":");
+      assertThat(driver.findElement(By.id("trigger-message")).getText()).contains("fast run of");
+      assertThat(driver.findElements(By.cssSelector("#trigger-history tbody tr")).size())
+          .as("claimed, dispatched, running, success")
+          .isGreaterThanOrEqualTo(3);
+      browser.screenshot("07-trigger");
+    }
+
+    /**
+     * Makes the job slow (demoSlow sleeps 2 s) and API-only, then triggers it twice with params:
+     * the job's block strategy (SERIAL_EXECUTION) keeps the second waiting behind the first on the
+     * executor, so it is still cancellable when the operator gets to it, started or not.
+     */
+    void editTriggerNowAndCancel() throws Exception {
+      driver.get(base + "/console/jobs/" + JOB);
+      driver.findElement(By.id("edit-job")).click();
+      waitFor("the edit form", ExpectedConditions.visibilityOfElementLocated(By.id("job-form")));
+      type(By.id("handler"), "demoSlow");
+      new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("scheduleType")))
+          .selectByValue("API");
+      driver.findElement(By.id("schedule")).clear();
+      driver.findElement(By.id("save-job")).click();
+      waitFor(
+          "the saved job",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "saved"));
+      assertThat(driver.getPageSource()).contains("demo / demoSlow");
+
+      String second = null;
+      for (int i = 0; i < 2; i++) {
+        type(By.id("trigger-params"), "{\"run\":" + i + "}");
+        driver.findElement(By.id("trigger-job")).click();
+        waitFor(
+            "the triggered link",
+            ExpectedConditions.visibilityOfElementLocated(By.id("triggered-link")));
+        second = driver.findElement(By.id("triggered-link")).getText();
+      }
+      String id = second;
+      // An ad-hoc trigger has a record once the leader's next scan claims it.
+      new WebDriverWait(driver, WAIT)
+          .withMessage("the claimed trigger " + id)
+          .until(
+              d -> {
+                d.get(
+                    base
+                        + "/console/trigger?id="
+                        + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8));
+                return !d.findElements(By.id("cancel-trigger")).isEmpty();
+              });
+      browser.screenshot("07-trigger-running");
+      driver.findElement(By.id("cancel-trigger")).click();
+      waitFor(
+          "the cancel's answer",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Cancel of " + id));
+      // The page refreshes itself until the trigger is final.
+      new WebDriverWait(driver, WAIT)
+          .withMessage("trigger " + id + " CANCELLED")
+          .until(ExpectedConditions.textToBe(By.id("trigger-state"), "CANCELLED"));
+      assertThat(driver.findElements(By.id("cancel-trigger"))).as("no cancel once final").isEmpty();
+    }
+
+    void searchTriggers() throws Exception {
+      driver.findElement(By.id("nav-triggers")).click();
+      type(By.id("tq"), JOB);
+      new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("state")))
+          .selectByValue("SUCCESS");
+      driver.findElement(By.id("search-triggers")).click();
+      waitFor(
+          "found triggers",
+          ExpectedConditions.presenceOfElementLocated(
+              By.cssSelector("#trigger-table .trigger-link")));
+      List<WebElement> states = driver.findElements(By.cssSelector("#trigger-table .state"));
+      assertThat(states).isNotEmpty().allSatisfy(s -> assertThat(s.getText()).isEqualTo("SUCCESS"));
+      browser.screenshot("08-triggers");
+    }
+
+    void executorsAndCluster() throws Exception {
+      driver.findElement(By.id("nav-executors")).click();
+      waitFor(
+          "the demo app's slots",
+          ExpectedConditions.presenceOfElementLocated(
+              By.cssSelector("#app-demo table.slots tbody tr")));
+      assertThat(driver.findElement(By.id("app-demo")).getText()).contains("demoFast");
+      browser.screenshot("09-executors");
+
+      driver.findElement(By.id("nav-cluster")).click();
+      waitFor(
+          "the leader",
+          ExpectedConditions.textToBePresentInElementLocated(
+              By.id("cluster-leader"), "console-it-node"));
+      assertThat(Long.parseLong(driver.findElement(By.id("cluster-term")).getText())).isPositive();
+      driver.findElement(By.id("pause-cluster")).click();
+      waitFor(
+          "paused",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("pause-state"), "Paused"));
+      assertThat(driver.findElement(By.id("pause-state")).getText()).contains("console-admin");
+      browser.screenshot("10-cluster-paused");
+      driver.findElement(By.id("resume-cluster")).click();
+      waitFor("running", ExpectedConditions.textToBe(By.id("pause-state"), "Running"));
+      browser.screenshot("10-cluster");
+    }
+
+    void dashboardCountsTheFires() throws Exception {
+      driver.findElement(By.id("nav-dashboard")).click();
+      new WebDriverWait(driver, WAIT)
+          .withMessage("the dashboard counting dispatched fires")
+          .until(
+              d -> {
+                String total = d.findElement(By.id("dispatched-total")).getText();
+                return !total.equals("—") && Long.parseLong(total.replace(",", "")) > 0;
+              });
+      waitFor(
+          "the fire chart",
+          ExpectedConditions.presenceOfElementLocated(By.cssSelector("#chart-fires canvas")));
+      assertThat(driver.findElement(By.id("dashboard-apps")).getText()).contains("demo");
+      browser.screenshot("02-dashboard");
+    }
+
+    void aPostWithoutTheCsrfTokenIsRefused() {
+      Object status = post("/console/jobs/" + JOB + "/disable", false);
+      assertThat(status).as("an ADMIN's POST without the CSRF token").isEqualTo(403L);
+      driver.get(base + "/console/jobs/" + JOB);
+      assertThat(driver.findElement(By.id("job-enabled")).getText()).isEqualTo("yes");
+    }
+
+    void signOut() {
+      driver.findElement(By.id("sign-out")).click();
+      waitFor("signed out", ExpectedConditions.urlContains("signedOut"));
+      driver.get(base + "/console/jobs");
+      waitFor("sign-in again", ExpectedConditions.urlContains("/console/sign-in"));
+    }
+
+    void viewerSeesNoEditControlsAndIsRefused() throws Exception {
+      driver.get(base + "/console/jobs");
+      waitFor("the jobs page", ExpectedConditions.visibilityOfElementLocated(By.id("jobs-table")));
+      assertThat(driver.findElements(By.id("new-job"))).as("no New job for a VIEWER").isEmpty();
+      assertThat(driver.findElements(By.id("batch-apply"))).as("no batch actions").isEmpty();
+      driver.get(base + "/console/jobs/" + JOB);
+      waitFor("the job page", ExpectedConditions.textToBe(By.id("job-id"), JOB));
+      assertThat(driver.findElements(By.id("job-actions"))).as("no actions for a VIEWER").isEmpty();
+      browser.screenshot("11-viewer-job");
+      Object status = post("/console/jobs/" + JOB + "/disable", true);
+      assertThat(status).as("a VIEWER's POST with a valid CSRF token").isEqualTo(403L);
+      driver.get(base + "/console/cluster");
+      assertThat(driver.findElements(By.id("pause-cluster"))).isEmpty();
+      driver.get(base + "/console/jobs/" + JOB);
+      assertThat(driver.findElement(By.id("job-enabled")).getText())
+          .as("the refused disable changed nothing")
+          .isEqualTo("yes");
+      driver.get(base + "/v3/api-docs");
+      assertThat(driver.getPageSource())
+          .as("the OpenAPI document describes the API, not the console")
+          .contains("/api/v1/jobs")
+          .doesNotContain("/console");
+    }
+
+    /** A form POST from the page's script; with the CSRF token of the page's sign-out form. */
+    private Object post(String path, boolean withCsrf) {
+      return ((JavascriptExecutor) driver)
+          .executeAsyncScript(
+              "var done = arguments[arguments.length - 1];"
+                  + "var body = new URLSearchParams();"
+                  + "if (arguments[1]) {"
+                  + "  body.append('_csrf', document.querySelector('input[name=_csrf]').value); }"
+                  + "fetch(arguments[0], {method: 'POST', body: body, redirect: 'manual'})"
+                  + "  .then(function (r) { done(r.status); })"
+                  + "  .catch(function (e) { done('error ' + e); });",
+              base + path,
+              withCsrf);
+    }
+
+    private void type(By field, String text) {
+      WebElement input = driver.findElement(field);
+      input.clear();
+      input.sendKeys(text);
+    }
+
+    private <T> T waitFor(String what, java.util.function.Function<WebDriver, T> condition) {
+      return new WebDriverWait(driver, WAIT).withMessage(what).until(condition::apply);
+    }
+  }
+
+  /** docs/console/ of the repository when the test runs from its module (Maven's default). */
+  private static Path screenshotFolder() {
+    Path docs = Path.of("").toAbsolutePath().resolve("../../docs").normalize();
+    return Files.isDirectory(docs)
+        ? docs.resolve("console")
+        : Path.of("target", "console-screenshots").toAbsolutePath();
+  }
+
+  private static String[] append(String[] args, String extra) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+    all[args.length] = extra;
+    return all;
+  }
+
+  private static String sha256(String token) throws Exception {
+    return HexFormat.of()
+        .formatHex(
+            MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+  }
+}
