@@ -131,7 +131,8 @@ public final class DueFireScanner {
     this.notifier = notifier;
     this.fireWindow = fireWindow;
     this.readiness = readiness;
-    this.gaps = new ScanGaps(keys.shards(), config.misfireGrace().toMillis());
+    this.gaps =
+        new ScanGaps(keys.shards(), config.misfireGrace().toMillis(), config.preRead().toMillis());
     this.notReady = meters.counter("kairos.scan.shards.not.ready");
     this.claimedFires = meters.counter("kairos.claims.fires");
     this.claimedAdhoc = meters.counter("kairos.claims.adhoc");
