@@ -2,14 +2,7 @@ package dev.kairos.cluster.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.devinfra.FreePorts;
-import dev.kairos.devinfra.Poll;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,9 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,9 +24,6 @@ class LocalClusterIT {
 
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final Path DIR = Path.of("target", "it-local-cluster").toAbsolutePath();
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @AfterEach
   void downEvenOnFailure() throws Exception {
@@ -77,20 +65,10 @@ class LocalClusterIT {
 
     String token = Files.readString(layout.adminToken(), StandardCharsets.UTF_8).trim();
     int node1 = basePort;
-    HttpResponse<String> created =
-        send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node1 + "/api/v1/jobs"))
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "{\"id\":\"local-it\",\"app\":\"demo\",\"handler\":\"demoFast\","
-                            + "\"scheduleType\":\"CRON\",\"schedule\":\"* * * * * *\"}")),
-            token);
+    JobApiClient api = new JobApiClient("127.0.0.1", node1, token);
+    HttpResponse<String> created = api.createEverySecondJob("local-it", "demo");
     assertThat(created.statusCode()).as(created.body()).isBetween(200, 201);
-
-    long firstSuccess =
-        awaitSuccess(Duration.ofSeconds(90), "a SUCCESS trigger of job local-it", node1, token, 0);
+    long firstSuccess = api.awaitSuccess("local-it", 0, Duration.ofSeconds(90));
 
     // Kill the follower (SIGKILL, no goodbye): the leader declares it dead and keeps the job
     // firing.
@@ -107,12 +85,8 @@ class LocalClusterIT {
     followerHandle.onExit().get(30, TimeUnit.SECONDS);
     long killedAt = System.currentTimeMillis();
     long afterKill =
-        awaitSuccess(
-            Duration.ofSeconds(90),
-            "a SUCCESS trigger of job local-it scheduled after " + follower.name() + " was killed",
-            leaderPort,
-            token,
-            killedAt);
+        new JobApiClient("127.0.0.1", leaderPort, token)
+            .awaitSuccess("local-it", killedAt, Duration.ofSeconds(90));
     assertThat(afterKill).isGreaterThan(firstSuccess);
 
     Result status = script(Duration.ofMinutes(1), "status", "--dir", DIR.toString());
@@ -127,52 +101,6 @@ class LocalClusterIT {
         .as("processes left after down")
         .isEmpty();
     assertThat(layout.processes()).as("pid files left after down").isEmpty();
-  }
-
-  private long awaitSuccess(Duration timeout, String what, int port, String token, long afterMs) {
-    AtomicReference<Long> found = new AtomicReference<>();
-    Poll.until(
-        timeout,
-        what,
-        () -> {
-          lastSuccess(port, token, afterMs).ifPresent(found::set);
-          return found.get() != null;
-        });
-    return found.get();
-  }
-
-  /** The newest fire time of a SUCCESS trigger of job local-it scheduled after {@code afterMs}. */
-  private Optional<Long> lastSuccess(int port, String token, long afterMs) {
-    HttpResponse<String> response =
-        send(
-            HttpRequest.newBuilder(
-                    URI.create(
-                        "http://127.0.0.1:" + port + "/api/v1/jobs/local-it/triggers?size=20"))
-                .header("Authorization", "Bearer " + token)
-                .GET(),
-            token);
-    try {
-      JsonNode page = JSON.readTree(response.body());
-      return page.findParents("fireMs").stream()
-          .filter(t -> "SUCCESS".equals(t.path("state").asText()))
-          .map(t -> t.path("fireMs").asLong())
-          .filter(ms -> ms > afterMs)
-          .max(Long::compare);
-    } catch (IOException e) {
-      throw new IllegalStateException("unreadable triggers: " + response.body(), e);
-    }
-  }
-
-  private HttpResponse<String> send(HttpRequest.Builder request, String token) {
-    try {
-      return http.send(
-          request.timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new IllegalStateException("request failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
   }
 
   private record Result(int exit, String output) {}
