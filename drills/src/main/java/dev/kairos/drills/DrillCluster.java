@@ -1,5 +1,6 @@
 package dev.kairos.drills;
 
+import dev.kairos.cluster.process.ChildJvm;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.FreePorts;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.kairos.drills;
 
+import dev.kairos.cluster.process.ChildJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

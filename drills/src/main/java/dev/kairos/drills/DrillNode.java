@@ -1,5 +1,7 @@
 package dev.kairos.drills;
 
+import dev.kairos.cluster.process.ChildJvm;
+
 /** A scheduler node running as a child JVM: its stable name, HTTP port, process and probe. */
 public record DrillNode(String name, int port, ChildJvm process, NodeProbe probe) {
 

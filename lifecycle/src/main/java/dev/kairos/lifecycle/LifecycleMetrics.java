@@ -1,9 +1,19 @@
 package dev.kairos.lifecycle;
 
+import dev.kairos.core.redis.TriggerFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
-/** The lifecycle's counters, {@code kairos.lifecycle.*}. */
+/**
+ * The lifecycle's counters, {@code kairos.lifecycle.*}, and the cluster-wide start histograms
+ * {@code kairos.triggers.start.lateness} and {@code kairos.triggers.claim.to.start}: each trigger's
+ * final event is handled by one node of the consumer group, so the histograms' buckets summed over
+ * every node count each trigger once and aggregate in Prometheus.
+ */
 final class LifecycleMetrics {
 
   final Counter finalEvents;
@@ -18,6 +28,15 @@ final class LifecycleMetrics {
   final Counter claimed;
   final Counter loopErrors;
   final Counter indexedTriggers;
+  final Timer startLateness;
+  final Timer claimToStart;
+
+  /**
+   * Bucket range of the start histograms: fires are due to start within ms; minutes is an outage.
+   */
+  static final Duration HISTOGRAM_MIN = Duration.ofMillis(1);
+
+  static final Duration HISTOGRAM_MAX = Duration.ofMinutes(5);
 
   LifecycleMetrics(MeterRegistry registry) {
     finalEvents =
@@ -62,6 +81,57 @@ final class LifecycleMetrics {
             registry,
             "kairos.lifecycle.triggers.indexed",
             "new triggers written to their job's recent-trigger index");
+    startLateness =
+        histogram(
+            registry,
+            "kairos.triggers.start.lateness",
+            "handler start (the executor's start claim) minus the scheduled fire time, per trigger"
+                + " that ran, recorded when it ends");
+    claimToStart =
+        histogram(
+            registry,
+            "kairos.triggers.claim.to.start",
+            "handler start minus the leader's claim of the fire, per trigger that ran");
+  }
+
+  /**
+   * Records the start histograms from a final trigger record ({@code fireMs}, {@code claimedMs},
+   * {@code startedMs}); a trigger that never started, or a negative difference (clock skew between
+   * writers), records nothing.
+   */
+  void recordStart(Map<String, String> record) {
+    Long started = millis(record.get(TriggerFields.STARTED_MS));
+    if (started == null) {
+      return;
+    }
+    record(startLateness, millis(record.get(TriggerFields.FIRE_MS)), started);
+    record(claimToStart, millis(record.get(TriggerFields.CLAIMED_MS)), started);
+  }
+
+  private static void record(Timer timer, Long fromMs, long toMs) {
+    if (fromMs != null && toMs >= fromMs) {
+      timer.record(toMs - fromMs, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static Long millis(String value) {
+    if (value == null || value.isEmpty()) {
+      return null;
+    }
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static Timer histogram(MeterRegistry registry, String name, String description) {
+    return Timer.builder(name)
+        .description(description)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(HISTOGRAM_MIN)
+        .maximumExpectedValue(HISTOGRAM_MAX)
+        .register(registry);
   }
 
   private static Counter counter(MeterRegistry registry, String name, String description) {

@@ -106,6 +106,7 @@ final class ShardReactor {
         continue;
       }
       metrics.finalEvents.increment();
+      metrics.recordStart(await(records.get(i))); // already read for decide(): no extra call
       reaction.retry().ifPresent(r -> writes.add(submit(event, r, true)));
       reaction.children().forEach(c -> writes.add(submit(event, c, false)));
       reaction.rearm().ifPresent(r -> writes.add(rearm(event, r)));

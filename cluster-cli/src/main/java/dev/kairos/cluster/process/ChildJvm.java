@@ -1,4 +1,4 @@
-package dev.kairos.drills;
+package dev.kairos.cluster.process;
 
 import dev.kairos.devinfra.ChildProcesses;
 import java.io.IOException;
@@ -9,18 +9,25 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One child JVM: the test JVM's own {@code java} and classpath, a main class and its arguments,
- * stdout and stderr appended to one log file (a restart appends, after a marker line). The faults
- * are the real ones: {@link #kill()} is SIGKILL ({@code Process.destroyForcibly} on Linux), {@link
- * #pause()} / {@link #resume()} send SIGSTOP / SIGCONT. Every process started is registered with
- * devinfra's {@link ChildProcesses}, whose shutdown hook kills it if the test JVM exits first.
+ * One child JVM: this JVM's own {@code java}, and either this JVM's classpath and a main class or
+ * an executable jar ({@link #ofJar}), its arguments, stdout and stderr appended to one log file (a
+ * restart appends, after a marker line). The faults are the real ones: {@link #kill()} is SIGKILL
+ * ({@code Process.destroyForcibly} on Linux), {@link #pause()} / {@link #resume()} send SIGSTOP /
+ * SIGCONT. Every process started is registered with devinfra's {@link ChildProcesses}, whose
+ * shutdown hook kills it if this JVM exits first, unless it was made {@link #detached()}: a
+ * launcher that exits and leaves its cluster running (the local cluster CLI) keeps pid files
+ * instead.
+ *
+ * <p>Shared by the drills, ClusterBench and the local cluster CLI.
  *
  * <p>Not thread-safe: one test thread drives it.
  */
@@ -31,7 +38,10 @@ public final class ChildJvm implements AutoCloseable {
 
   private final String name;
   private final String mainClass;
+  private final List<String> launch;
   private final List<String> jvmOptions;
+  private final Map<String, String> environment;
+  private final boolean reaped;
   private final List<String> args;
   private final Path logFile;
   private Process process;
@@ -45,11 +55,64 @@ public final class ChildJvm implements AutoCloseable {
    */
   public ChildJvm(
       String name, String mainClass, List<String> jvmOptions, List<String> args, Path logFile) {
+    this(
+        name,
+        Objects.requireNonNull(mainClass, "mainClass"),
+        List.of("-cp", System.getProperty("java.class.path"), mainClass),
+        jvmOptions,
+        args,
+        logFile,
+        Map.of(),
+        true);
+  }
+
+  private ChildJvm(
+      String name,
+      String mainClass,
+      List<String> launch,
+      List<String> jvmOptions,
+      List<String> args,
+      Path logFile,
+      Map<String, String> environment,
+      boolean reaped) {
     this.name = Objects.requireNonNull(name, "name");
-    this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
+    this.mainClass = mainClass;
+    this.launch = List.copyOf(launch);
     this.jvmOptions = List.copyOf(jvmOptions);
     this.args = List.copyOf(args);
     this.logFile = logFile.toAbsolutePath();
+    this.environment = Map.copyOf(environment);
+    this.reaped = reaped;
+  }
+
+  /** A child JVM that runs {@code java -jar <jar>}, as a user runs the node or an executor. */
+  public static ChildJvm ofJar(
+      String name, Path jar, List<String> jvmOptions, List<String> args, Path logFile) {
+    Path absolute = jar.toAbsolutePath();
+    return new ChildJvm(
+        name,
+        absolute.getFileName().toString(),
+        List.of("-jar", absolute.toString()),
+        jvmOptions,
+        args,
+        logFile,
+        Map.of(),
+        true);
+  }
+
+  /**
+   * This child JVM with {@code variables} added to the environment it inherits, e.g. a secret that
+   * must not show in {@code ps} as an argument would.
+   */
+  public ChildJvm withEnvironment(Map<String, String> variables) {
+    Map<String, String> merged = new HashMap<>(environment);
+    merged.putAll(variables);
+    return new ChildJvm(name, mainClass, launch, jvmOptions, args, logFile, merged, reaped);
+  }
+
+  /** This child JVM, not killed when the JVM that started it exits. */
+  public ChildJvm detached() {
+    return new ChildJvm(name, mainClass, launch, jvmOptions, args, logFile, environment, false);
   }
 
   public String name() {
@@ -68,9 +131,7 @@ public final class ChildJvm implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass);
+    command.addAll(launch);
     command.addAll(args);
     try {
       Files.createDirectories(logFile.getParent());
@@ -84,11 +145,14 @@ public final class ChildJvm implements AutoCloseable {
           new ProcessBuilder(command)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+      builder.environment().putAll(environment);
       process = builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name, e);
     }
-    ChildProcesses.register(process);
+    if (reaped) {
+      ChildProcesses.register(process);
+    }
     paused = false;
     log.info("{} started as pid {}, log {}", name, process.pid(), logFile);
   }
