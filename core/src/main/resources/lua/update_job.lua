@@ -15,8 +15,9 @@
 -- ARGV[6..] field, value pairs of the user-defined fields and updatedMs (never id, version,
 --           scheduleVersion, createdMs or the runtime fields)
 --
--- version goes up by one. scheduleVersion goes up by one when scheduleType, schedule or zone
--- changed, or when the job goes from enabled to disabled: wheel entries claimed under the old
+-- version goes up by one. scheduleVersion goes up by one when scheduleType, schedule, zone or
+-- cronDialect changed (a hash written before dialects has none: it reads as KAIROS), or when the
+-- job goes from enabled to disabled: wheel entries claimed under the old
 -- version are then dropped at fire time. The due ZSET:
 --   disabled, or no fire                      -> removed
 --   schedule changed, or re-enabled           -> ARGV[3]
@@ -40,7 +41,8 @@ end
 local id, expected, score, maxlen, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 
 local cur = redis.call('HMGET', job,
-  'version', 'scheduleVersion', 'scheduleType', 'schedule', 'zone', 'enabled', 'app')
+  'version', 'scheduleVersion', 'scheduleType', 'schedule', 'zone', 'enabled', 'app',
+  'cronDialect')
 if not cur[1] then
   return {'NOT_FOUND'}
 end
@@ -56,6 +58,7 @@ for i = 6, #ARGV, 2 do
 end
 local changed = new['scheduleType'] ~= cur[3] or new['schedule'] ~= cur[4]
   or new['zone'] ~= cur[5]
+  or (new['cronDialect'] or 'KAIROS') ~= (cur[8] or 'KAIROS')
 local wasEnabled = cur[6] == 'true'
 local isEnabled = new['enabled'] == 'true'
 local scheduleVersion = tonumber(cur[2])

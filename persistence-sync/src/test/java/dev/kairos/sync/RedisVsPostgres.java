@@ -33,6 +33,7 @@ final class RedisVsPostgres {
       {"scheduleType", "schedule_type"},
       {"schedule", "schedule"},
       {"zone", "zone"},
+      {"cronDialect", "cron_dialect"},
       {"params", "params"},
       {"routing", "routing"},
       {"block", "block"},

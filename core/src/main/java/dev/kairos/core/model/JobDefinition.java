@@ -1,5 +1,6 @@
 package dev.kairos.core.model;
 
+import dev.kairos.core.schedule.CronDialect;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
 import java.time.ZoneId;
@@ -20,6 +21,8 @@ import java.util.Objects;
  * @param scheduleSpec cron expression (CRON), interval in ms (FIXED_RATE, FIXED_DELAY), epoch ms
  *     (ONE_SHOT), empty (API)
  * @param zone IANA zone id the cron is evaluated in
+ * @param cronDialect how a cron spec is read ({@link CronDialect#KAIROS} by default, {@link
+ *     CronDialect#QUARTZ} as xxl-job and Quartz read it); ignored by the other schedule types
  * @param params opaque parameters handed to the handler (usually JSON), at most {@link
  *     #MAX_PARAMS_BYTES} UTF-8 bytes
  * @param timeoutMs handler timeout, 0 = none
@@ -40,6 +43,7 @@ public record JobDefinition(
     ScheduleType scheduleType,
     String scheduleSpec,
     String zone,
+    CronDialect cronDialect,
     String params,
     RoutingStrategy routing,
     BlockStrategy block,
@@ -86,6 +90,7 @@ public record JobDefinition(
     Objects.requireNonNull(scheduleType, "scheduleType");
     Objects.requireNonNull(scheduleSpec, "scheduleSpec");
     Objects.requireNonNull(zone, "zone");
+    Objects.requireNonNull(cronDialect, "cronDialect");
     Objects.requireNonNull(params, "params");
     Objects.requireNonNull(routing, "routing");
     Objects.requireNonNull(block, "block");
@@ -101,7 +106,7 @@ public record JobDefinition(
    * @throws dev.kairos.core.schedule.InvalidScheduleException when the spec or zone is invalid
    */
   public Schedule schedule() {
-    return Schedules.parse(scheduleType, scheduleSpec, zoneId(), createdMs);
+    return Schedules.parse(scheduleType, scheduleSpec, zoneId(), cronDialect, createdMs);
   }
 
   /**
@@ -113,11 +118,12 @@ public record JobDefinition(
     return Schedules.zone(zone);
   }
 
-  /** Whether the schedule (type, spec or zone) differs from {@code other}'s. */
+  /** Whether the schedule (type, spec, zone or cron dialect) differs from {@code other}'s. */
   public boolean scheduleDiffers(JobDefinition other) {
     return scheduleType != other.scheduleType
         || !scheduleSpec.equals(other.scheduleSpec)
-        || !zone.equals(other.zone);
+        || !zone.equals(other.zone)
+        || cronDialect != other.cronDialect;
   }
 
   public static Builder builder(String id) {
@@ -130,6 +136,7 @@ public record JobDefinition(
         .handler(handler)
         .schedule(scheduleType, scheduleSpec)
         .zone(zone)
+        .cronDialect(cronDialect)
         .params(params)
         .routing(routing)
         .block(block)
@@ -153,6 +160,7 @@ public record JobDefinition(
     private ScheduleType scheduleType = ScheduleType.API;
     private String scheduleSpec = "";
     private String zone = DEFAULT_ZONE;
+    private CronDialect cronDialect = CronDialect.DEFAULT;
     private String params = "";
     private RoutingStrategy routing = DEFAULT_ROUTING;
     private BlockStrategy block = BlockStrategy.SERIAL_EXECUTION;
@@ -206,6 +214,11 @@ public record JobDefinition(
 
     public Builder zone(String zone) {
       this.zone = zone;
+      return this;
+    }
+
+    public Builder cronDialect(CronDialect cronDialect) {
+      this.cronDialect = cronDialect;
       return this;
     }
 
@@ -283,6 +296,7 @@ public record JobDefinition(
           scheduleType,
           scheduleSpec,
           zone,
+          cronDialect,
           params,
           routing,
           block,

@@ -2,6 +2,7 @@ package dev.kairos.core.model;
 
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.redis.JobFields;
+import dev.kairos.core.schedule.CronDialect;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.Map;
  * Converts a {@link JobDefinition} to and from its Redis hash ({@link JobFields} names, every value
  * a string). Booleans are {@code "true"}/{@code "false"}; enums their names; numbers decimal; the
  * retry backoff {@link RetryBackoff#encode()}; child job ids comma-separated (job ids never contain
- * a comma), absent in hashes written before child jobs existed and read as none. The runtime fields
+ * a comma), absent in hashes written before child jobs existed and read as none; the cron dialect
+ * likewise absent in older hashes and read as {@link CronDialect#DEFAULT}. The runtime fields
  * {@code nextFireMs} and {@code lastFireMs} belong to the store and scanner and are not part of the
  * definition.
  */
@@ -27,6 +29,7 @@ public final class JobHash {
     hash.put(JobFields.SCHEDULE_TYPE, job.scheduleType().name());
     hash.put(JobFields.SCHEDULE, job.scheduleSpec());
     hash.put(JobFields.ZONE, job.zone());
+    hash.put(JobFields.CRON_DIALECT, job.cronDialect().name());
     hash.put(JobFields.PARAMS, job.params());
     hash.put(JobFields.ROUTING, job.routing().name());
     hash.put(JobFields.BLOCK, job.block().name());
@@ -62,6 +65,9 @@ public final class JobHash {
         r.enumValue(JobFields.SCHEDULE_TYPE, ScheduleType.class),
         r.text(JobFields.SCHEDULE),
         r.text(JobFields.ZONE),
+        hash.containsKey(JobFields.CRON_DIALECT)
+            ? r.enumValue(JobFields.CRON_DIALECT, CronDialect.class)
+            : CronDialect.DEFAULT,
         r.text(JobFields.PARAMS),
         r.enumValue(JobFields.ROUTING, RoutingStrategy.class),
         r.enumValue(JobFields.BLOCK, BlockStrategy.class),

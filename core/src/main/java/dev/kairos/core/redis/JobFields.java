@@ -11,6 +11,10 @@ public final class JobFields {
   public static final String SCHEDULE = "schedule";
 
   public static final String ZONE = "zone";
+
+  /** {@code CronDialect} name; absent in hashes written before dialects, read as KAIROS. */
+  public static final String CRON_DIALECT = "cronDialect";
+
   public static final String PARAMS = "params";
   public static final String ROUTING = "routing";
   public static final String BLOCK = "block";

@@ -2,6 +2,7 @@ package dev.kairos.core.schedule;
 
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.BitSet;
 import java.util.Optional;
 
 /**
@@ -19,6 +20,9 @@ import java.util.Optional;
  *
  * <p>When both day fields are restricted (neither is {@code *} nor {@code ?}), a day matches if
  * either matches, as in classic (Vixie) cron; otherwise only the restricted one counts.
+ *
+ * <p>That is the {@link CronDialect#KAIROS} dialect. {@link QuartzCronParser} reads the {@link
+ * CronDialect#QUARTZ} one into the same structure, plus an optional year set.
  */
 final class CronExpression {
 
@@ -29,6 +33,8 @@ final class CronExpression {
   private final long months;
   private final CronDayField daysOfMonth;
   private final CronDayField daysOfWeek;
+  // Years as offsets from QuartzCronParser.MIN_YEAR; null when every year matches.
+  private final BitSet years;
 
   CronExpression(
       String text,
@@ -37,7 +43,8 @@ final class CronExpression {
       long hours,
       long months,
       CronDayField daysOfMonth,
-      CronDayField daysOfWeek) {
+      CronDayField daysOfWeek,
+      BitSet years) {
     this.text = text;
     this.seconds = seconds;
     this.minutes = minutes;
@@ -45,17 +52,33 @@ final class CronExpression {
     this.months = months;
     this.daysOfMonth = daysOfMonth;
     this.daysOfWeek = daysOfWeek;
+    this.years = years == null ? null : (BitSet) years.clone();
   }
 
   /**
    * @throws InvalidScheduleException naming the field and the offending part
    */
-  static CronExpression parse(String text) {
-    return CronParser.parse(text);
+  static CronExpression parse(String text, CronDialect dialect) {
+    return switch (dialect) {
+      case KAIROS -> CronParser.parse(text);
+      case QUARTZ -> QuartzCronParser.parse(text);
+    };
   }
 
   String text() {
     return text;
+  }
+
+  /**
+   * The last year worth searching from {@code fromYear}: {@code fromYear + searchYears}, or the
+   * last year of a year field beyond that (a Quartz cron may name a year decades ahead).
+   */
+  int lastSearchYear(int fromYear, int searchYears) {
+    int limit = fromYear + searchYears;
+    if (years != null && !years.isEmpty()) {
+      limit = Math.max(limit, QuartzCronParser.MIN_YEAR + years.length() - 1);
+    }
+    return limit;
   }
 
   /**
@@ -65,6 +88,14 @@ final class CronExpression {
   Optional<LocalDateTime> nextMatch(LocalDateTime from, int lastYear) {
     LocalDateTime t = from.withNano(0);
     while (t.getYear() <= lastYear) {
+      if (!yearMatches(t.getYear())) {
+        int next = years.nextSetBit(Math.max(0, t.getYear() - QuartzCronParser.MIN_YEAR + 1));
+        if (next < 0) {
+          return Optional.empty();
+        }
+        t = LocalDateTime.of(QuartzCronParser.MIN_YEAR + next, 1, 1, 0, 0);
+        continue;
+      }
       if (!has(months, t.getMonthValue())) {
         t = t.toLocalDate().withDayOfMonth(1).plusMonths(1).atStartOfDay();
         continue;
@@ -101,11 +132,17 @@ final class CronExpression {
 
   /** Whether {@code t} (to the second) matches every field. */
   boolean matches(LocalDateTime t) {
-    return has(seconds, t.getSecond())
+    return yearMatches(t.getYear())
+        && has(seconds, t.getSecond())
         && has(minutes, t.getMinute())
         && has(hours, t.getHour())
         && has(months, t.getMonthValue())
         && dayMatches(t.toLocalDate());
+  }
+
+  private boolean yearMatches(int year) {
+    int offset = year - QuartzCronParser.MIN_YEAR;
+    return years == null || (offset >= 0 && years.get(offset));
   }
 
   private boolean dayMatches(LocalDate date) {

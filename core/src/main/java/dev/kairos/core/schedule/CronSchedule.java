@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * A six-field cron expression (see {@link CronExpression} for the syntax) evaluated in an IANA time
- * zone, to whole seconds.
+ * A cron expression of a {@link CronDialect} (see {@link CronExpression} and {@link
+ * QuartzCronParser} for the syntax) evaluated in an IANA time zone, to whole seconds.
  *
  * <p><b>Daylight saving time.</b> The expression is matched against local wall-clock time, then
  * mapped to an instant:
@@ -29,31 +29,50 @@ import java.util.OptionalLong;
  *
  * <p>The search looks at most {@value #SEARCH_YEARS} years ahead (long enough for February 29
  * across a skipped leap year such as 2100), so an impossible expression such as February 30 returns
- * empty instead of looping. Day 31 simply skips shorter months.
+ * empty instead of looping. Day 31 simply skips shorter months. A {@link CronDialect#QUARTZ} cron
+ * looks {@value #QUARTZ_SEARCH_YEARS} years ahead, as Quartz does (a fifth Saturday of February
+ * comes once in 28 years), or to the last year of its year field.
  */
 public final class CronSchedule implements Schedule {
 
   static final int SEARCH_YEARS = 10;
+  static final int QUARTZ_SEARCH_YEARS = 100;
 
   // Instants past the year 9999 are not schedules anyone means; they also keep arithmetic safe.
   private static final long MAX_EPOCH_MS = 253_402_300_799_000L;
 
   private final CronExpression expression;
+  private final CronDialect dialect;
   private final ZoneId zone;
   private final ZoneRules rules;
 
-  private CronSchedule(CronExpression expression, ZoneId zone) {
+  private CronSchedule(CronExpression expression, CronDialect dialect, ZoneId zone) {
     this.expression = expression;
+    this.dialect = dialect;
     this.zone = zone;
     this.rules = zone.getRules();
   }
 
   /**
+   * Parses a cron of the default dialect, {@link CronDialect#KAIROS}.
+   *
    * @throws InvalidScheduleException naming the field and the offending part
    */
   public static CronSchedule parse(String expression, ZoneId zone) {
+    return parse(expression, zone, CronDialect.DEFAULT);
+  }
+
+  /**
+   * @throws InvalidScheduleException naming the field and the offending part
+   */
+  public static CronSchedule parse(String expression, ZoneId zone, CronDialect dialect) {
     Objects.requireNonNull(zone, "zone");
-    return new CronSchedule(CronExpression.parse(expression), zone);
+    Objects.requireNonNull(dialect, "dialect");
+    return new CronSchedule(CronExpression.parse(expression, dialect), dialect, zone);
+  }
+
+  public CronDialect dialect() {
+    return dialect;
   }
 
   public String expression() {
@@ -77,7 +96,8 @@ public final class CronSchedule implements Schedule {
       // The start is the instant a gap ends: matches inside the gap fire exactly now.
       from = startsAt.getDateTimeBefore();
     }
-    int lastYear = from.getYear() + SEARCH_YEARS;
+    int horizon = dialect == CronDialect.QUARTZ ? QUARTZ_SEARCH_YEARS : SEARCH_YEARS;
+    int lastYear = expression.lastSearchYear(from.getYear(), horizon);
     while (true) {
       Optional<LocalDateTime> match = expression.nextMatch(from, lastYear);
       if (match.isEmpty()) {
@@ -111,16 +131,17 @@ public final class CronSchedule implements Schedule {
   public boolean equals(Object o) {
     return o instanceof CronSchedule other
         && expression.text().equals(other.expression.text())
+        && dialect == other.dialect
         && zone.equals(other.zone);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(expression.text(), zone);
+    return Objects.hash(expression.text(), dialect, zone);
   }
 
   @Override
   public String toString() {
-    return "CronSchedule[" + expression.text() + " " + zone + "]";
+    return "CronSchedule[" + expression.text() + " " + dialect + " " + zone + "]";
   }
 }

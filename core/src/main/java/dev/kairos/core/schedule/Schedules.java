@@ -21,11 +21,21 @@ public final class Schedules {
    * @throws InvalidScheduleException naming what is wrong
    */
   public static Schedule parse(ScheduleType type, String spec, ZoneId zone, long anchorMs) {
+    return parse(type, spec, zone, CronDialect.DEFAULT, anchorMs);
+  }
+
+  /**
+   * Parses a schedule spec; a cron is read in {@code dialect}, which the other types ignore.
+   *
+   * @throws InvalidScheduleException naming what is wrong
+   */
+  public static Schedule parse(
+      ScheduleType type, String spec, ZoneId zone, CronDialect dialect, long anchorMs) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(zone, "zone");
     String text = spec == null ? "" : spec.trim();
     return switch (type) {
-      case CRON -> CronSchedule.parse(text, zone);
+      case CRON -> CronSchedule.parse(text, zone, dialect);
       case FIXED_RATE -> new FixedRateSchedule(number(type, text), anchorMs);
       case FIXED_DELAY -> new FixedDelaySchedule(number(type, text));
       case ONE_SHOT -> new OneShotSchedule(number(type, text));

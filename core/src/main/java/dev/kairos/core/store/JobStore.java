@@ -144,9 +144,9 @@ public final class JobStore {
   /**
    * Replaces the user-defined fields of a job if it is still at {@code expectedVersion}. Its
    * creation time (the fixed-rate anchor) and versions are kept from the stored job; the version
-   * goes up by one and the schedule version when the schedule type, spec or zone changed or the job
-   * was disabled by this update. A changed schedule is re-armed from now; a params-only change
-   * leaves the due ZSET untouched.
+   * goes up by one and the schedule version when the schedule type, spec, zone or cron dialect
+   * changed or the job was disabled by this update. A changed schedule is re-armed from now; a
+   * params-only change leaves the due ZSET untouched.
    *
    * @return the job as stored
    * @throws dev.kairos.core.validation.JobValidationException with every problem, or the child

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  *       names, so no braces, separators or spaces)
  *   <li>handler: 1–128 of {@code [A-Za-z0-9_.$-]} (method or bean names such as {@code
  *       com.acme.Report$Daily})
- *   <li>schedule and zone: parse (cron syntax, positive intervals, known IANA zone)
+ *   <li>schedule and zone: parse (cron syntax of the job's cron dialect, positive intervals, known
+ *       IANA zone)
  *   <li>params: at most {@link JobDefinition#MAX_PARAMS_BYTES} UTF-8 bytes
  *   <li>timeoutMs ≥ 0 (0 = none); retryCount 0..{@link JobDefinition#MAX_RETRY_COUNT}; retry
  *       backoff delays ≥ 0 with max ≥ initial and jitter in [0, 1]
@@ -83,7 +84,8 @@ public final class JobValidator {
     }
     try {
       // With an unknown zone the spec is still checked (in UTC) so both problems are reported.
-      Schedules.parse(job.scheduleType(), job.scheduleSpec(), zone, job.createdMs());
+      Schedules.parse(
+          job.scheduleType(), job.scheduleSpec(), zone, job.cronDialect(), job.createdMs());
     } catch (InvalidScheduleException e) {
       problems.add(new ValidationProblem(JobFields.SCHEDULE, e.getMessage()));
     }

@@ -53,7 +53,8 @@ public final class RedisRebuilder {
       """
       SELECT job_id, app, handler, schedule_type, schedule, zone, params, routing, block,
           timeout_ms, retry_count, retry_backoff, misfire, misfire_threshold_ms, enabled,
-          schedule_version, version, created_ms, updated_ms, last_fire_ms, child_job_ids
+          schedule_version, version, created_ms, updated_ms, last_fire_ms, child_job_ids,
+          cron_dialect
       FROM kairos_job WHERE shard = ? AND NOT deleted AND COALESCE(created_ms, 0) < ?
       ORDER BY job_id
       """;
@@ -281,6 +282,7 @@ public final class RedisRebuilder {
           put(hash, JobFields.CREATED_MS, rs.getString("created_ms"));
           put(hash, JobFields.UPDATED_MS, rs.getString("updated_ms"));
           put(hash, JobFields.CHILD_JOB_IDS, rs.getString("child_job_ids"));
+          put(hash, JobFields.CRON_DIALECT, rs.getString("cron_dialect"));
           Long lastFire = rs.getObject("last_fire_ms", Long.class);
           if (lastFire != null) {
             hash.put(JobFields.LAST_FIRE_MS, lastFire.toString());

@@ -3,6 +3,7 @@ package dev.kairos.sync.rebuild;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.redis.JobFields;
+import dev.kairos.core.schedule.CronDialect;
 import dev.kairos.core.schedule.FixedDelaySchedule;
 import dev.kairos.core.schedule.OneShotSchedule;
 import dev.kairos.core.schedule.Schedule;
@@ -28,9 +29,14 @@ public final class RestoredNextFire {
     }
     ScheduleType type = ScheduleType.valueOf(hash.get(JobFields.SCHEDULE_TYPE));
     long created = Long.parseLong(hash.get(JobFields.CREATED_MS));
+    String dialect = hash.get(JobFields.CRON_DIALECT);
     Schedule schedule =
         Schedules.parse(
-            type, hash.get(JobFields.SCHEDULE), Schedules.zone(hash.get(JobFields.ZONE)), created);
+            type,
+            hash.get(JobFields.SCHEDULE),
+            Schedules.zone(hash.get(JobFields.ZONE)),
+            dialect == null ? CronDialect.DEFAULT : CronDialect.valueOf(dialect),
+            created);
     if (type == ScheduleType.API) {
       return OptionalLong.empty();
     }

@@ -87,6 +87,48 @@ class AdminApiIT {
   }
 
   @Test
+  void quartzCronKeepsItsDialectThroughReadPreviewAndExport() {
+    String id = id("quartz");
+    String app = "xxl-" + RUN;
+    Map<String, Object> job = new LinkedHashMap<>();
+    job.put("id", id);
+    job.put("app", app);
+    job.put("handler", "report");
+    job.put("scheduleType", "CRON");
+    // As xxl-job reads it: 09:00 every Sunday (day-of-week 1).
+    job.put("schedule", "0 0 9 ? * 1");
+    job.put("cronDialect", "QUARTZ");
+    job.put("zone", "Asia/Shanghai");
+    ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(job), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    assertThat(created.json().path("cronDialect").asText()).isEqualTo("QUARTZ");
+
+    ApiTestNode.Response read = node.get("/api/v1/jobs/" + id, VIEWER);
+    assertThat(read.json().path("cronDialect").asText()).isEqualTo("QUARTZ");
+    ApiTestNode.Response fires = node.get("/api/v1/jobs/" + id + "/next-fires?count=3", VIEWER);
+    assertThat(fires.status()).as(fires.toString()).isEqualTo(200);
+    assertThat(fires.json().path("cronDialect").asText()).isEqualTo("QUARTZ");
+    for (JsonNode fire : fires.json().path("fires")) {
+      assertThat(java.time.OffsetDateTime.parse(fire.path("time").asText()).getDayOfWeek())
+          .isEqualTo(java.time.DayOfWeek.SUNDAY);
+    }
+    ApiTestNode.Response export = node.get("/api/v1/job-export?app=" + app, VIEWER);
+    assertThat(export.json().at("/jobs/0/cronDialect").asText()).isEqualTo("QUARTZ");
+
+    // A job that names no dialect keeps today's: the same text means Monday there.
+    job.put("id", id + "-k");
+    job.put("schedule", "0 0 9 * * 1");
+    job.remove("cronDialect");
+    ApiTestNode.Response kairos = node.post("/api/v1/jobs", ApiTestNode.json(job), ADMIN);
+    assertThat(kairos.json().path("cronDialect").asText()).isEqualTo("KAIROS");
+    ApiTestNode.Response monday = node.get("/api/v1/jobs/" + id + "-k/next-fires?count=1", VIEWER);
+    assertThat(
+            java.time.OffsetDateTime.parse(monday.json().at("/fires/0/time").asText())
+                .getDayOfWeek())
+        .isEqualTo(java.time.DayOfWeek.MONDAY);
+  }
+
+  @Test
   void jobLifecycleCreateReadUpdateDisableEnableDelete() {
     String id = id("life");
     ApiTestNode.Response created =

@@ -254,6 +254,27 @@ class AdminApiInputIT {
     cases.add(post("unknown zone", jobWith("zone", "Mars/Base"), 400, "validation-failed", "zone"));
     cases.add(
         post(
+            "unknown cron dialect",
+            jobWith("cronDialect", "SPRING"),
+            400,
+            "invalid-field",
+            "cronDialect"));
+    cases.add(
+        post(
+            "quartz cron with both day fields",
+            job(Map.of("cronDialect", "QUARTZ", "schedule", "0 0 3 1 * 2")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
+            "quartz day-of-week 0",
+            job(Map.of("cronDialect", "QUARTZ", "schedule", "0 0 3 ? * 0")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
             "zero fixed rate",
             job(Map.of("scheduleType", "FIXED_RATE", "schedule", "0")),
             400,
@@ -447,6 +468,15 @@ class AdminApiInputIT {
             "enabled"));
     // Previews.
     String preview = "/api/v1/schedules/preview";
+    cases.add(
+        call(
+            "preview of a quartz cron with a year field in the default dialect",
+            "POST",
+            preview,
+            "{\"scheduleType\":\"CRON\",\"schedule\":\"0 0 3 ? * 2 2030\"}",
+            400,
+            "validation-failed",
+            "schedule"));
     cases.add(
         call(
             "preview count 0",

@@ -1,5 +1,7 @@
 package dev.kairos.node.api.job;
 
+import dev.kairos.core.schedule.CronDialect;
+import dev.kairos.core.schedule.CronSchedule;
 import dev.kairos.core.schedule.FixedDelaySchedule;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
@@ -20,9 +22,11 @@ public final class FirePreview {
   public record Fire(long epochMs, String time) {}
 
   /**
+   * @param cronDialect how the cron was read; null for the other schedule types
    * @param note present when the times are an approximation or there are none
    */
-  public record Result(long fromMs, String zone, List<Fire> fires, String note) {}
+  public record Result(
+      long fromMs, String zone, CronDialect cronDialect, List<Fire> fires, String note) {}
 
   private FirePreview() {}
 
@@ -43,6 +47,7 @@ public final class FirePreview {
     } else if (fires.isEmpty()) {
       note = "the schedule has no fire after " + Instant.ofEpochMilli(fromMs);
     }
-    return new Result(fromMs, zone.getId(), fires, note);
+    CronDialect dialect = schedule instanceof CronSchedule cron ? cron.dialect() : null;
+    return new Result(fromMs, zone.getId(), dialect, fires, note);
   }
 }

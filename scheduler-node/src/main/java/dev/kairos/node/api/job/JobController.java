@@ -4,6 +4,7 @@ import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.JobFields;
+import dev.kairos.core.schedule.CronDialect;
 import dev.kairos.core.schedule.InvalidScheduleException;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
@@ -213,6 +214,7 @@ class JobController {
                 request.scheduleType(),
                 request.schedule() == null ? "" : request.schedule(),
                 zone != null ? zone : ZoneId.of("UTC"),
+                request.cronDialect() == null ? CronDialect.DEFAULT : request.cronDialect(),
                 from);
       } catch (InvalidScheduleException e) {
         problems.add(new FieldError(JobFields.SCHEDULE, e.getMessage()));
@@ -228,7 +230,7 @@ class JobController {
     }
     if (request.scheduleType() == ScheduleType.API) {
       return new FirePreview.Result(
-          from, zone.getId(), List.of(), "an API job fires only when triggered");
+          from, zone.getId(), null, List.of(), "an API job fires only when triggered");
     }
     return FirePreview.of(schedule, zone, from, n);
   }

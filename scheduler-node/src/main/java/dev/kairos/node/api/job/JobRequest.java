@@ -7,6 +7,7 @@ import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.model.ScheduleType;
+import dev.kairos.core.schedule.CronDialect;
 import dev.kairos.node.api.web.StrictJson;
 import java.util.List;
 
@@ -16,6 +17,7 @@ import java.util.List;
  * the defaults of {@link JobDefinition.Builder}; absent strings are empty and then reported by the
  * validator where they are required.
  *
+ * @param cronDialect how the cron is read: KAIROS (default) or QUARTZ (xxl-job's crons)
  * @param childJobIds jobs triggered when a trigger of this job succeeds (at most 16)
  * @param version only for a full update without {@code If-Match}: the version it applies to
  */
@@ -27,6 +29,7 @@ public record JobRequest(
     ScheduleType scheduleType,
     String schedule,
     String zone,
+    CronDialect cronDialect,
     String params,
     RoutingStrategy routing,
     BlockStrategy block,
@@ -67,6 +70,9 @@ public record JobRequest(
     if (zone != null) {
       b.zone(zone);
     }
+    if (cronDialect != null) {
+      b.cronDialect(cronDialect);
+    }
     b.params(orEmpty(params));
     if (routing != null) {
       b.routing(routing);
@@ -105,6 +111,7 @@ public record JobRequest(
         job.scheduleType(),
         job.scheduleSpec(),
         job.zone(),
+        job.cronDialect(),
         job.params(),
         job.routing(),
         job.block(),

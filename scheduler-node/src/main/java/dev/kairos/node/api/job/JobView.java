@@ -6,6 +6,7 @@ import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.model.ScheduleType;
+import dev.kairos.core.schedule.CronDialect;
 import java.util.List;
 
 /**
@@ -24,6 +25,7 @@ public record JobView(
     ScheduleType scheduleType,
     String schedule,
     String zone,
+    CronDialect cronDialect,
     String params,
     RoutingStrategy routing,
     BlockStrategy block,
@@ -49,6 +51,7 @@ public record JobView(
         job.scheduleType(),
         job.scheduleSpec(),
         job.zone(),
+        job.cronDialect(),
         job.params(),
         job.routing(),
         job.block(),
