@@ -36,7 +36,7 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
   private final KairosJobCollector collector;
   private final MeterRegistry meterRegistry;
   private volatile KairosExecutor executor;
-  private List<KairosJobMethod> initialised = List.of();
+  private List<CollectedJob> initialised = List.of();
 
   /**
    * @param meterRegistry where the executor's counters are published, or null for none
@@ -54,9 +54,9 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
 
   @Override
   public void start() {
-    Map<String, KairosJobMethod> jobs = collector.jobs();
+    Map<String, CollectedJob> jobs = collector.jobs();
     if (jobs.isEmpty()) {
-      log.warn("kairos.executor is enabled but no bean has a @KairosJob method; not starting");
+      log.warn("kairos.executor is enabled but no bean has a job handler method; not starting");
       return;
     }
     String app = properties.getApp();
@@ -68,9 +68,9 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
     if (properties.isCreateTopics()) {
       createTopics(app, jobs.keySet());
     }
-    List<KairosJobMethod> started = new ArrayList<>();
+    List<CollectedJob> started = new ArrayList<>();
     try {
-      for (KairosJobMethod job : jobs.values()) {
+      for (CollectedJob job : jobs.values()) {
         job.init();
         started.add(job);
       }
@@ -151,11 +151,11 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
   }
 
   private void destroy() {
-    for (KairosJobMethod job : initialised) {
+    for (CollectedJob job : initialised) {
       try {
         job.destroy();
       } catch (Exception e) {
-        log.warn("destroy method of @KairosJob(\"{}\") failed", job.handler(), e);
+        log.warn("destroy method of handler \"{}\" ({}) failed", job.handler(), job.describe(), e);
       }
     }
     initialised = List.of();

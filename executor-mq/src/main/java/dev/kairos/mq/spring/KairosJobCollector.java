@@ -10,13 +10,14 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 /**
- * Finds the {@link KairosJob} methods of every bean as it is initialised. A handler name used twice
- * fails the start, naming both methods. Beans are initialised on the context's start-up thread; the
- * map is read once all singletons exist (by {@link KairosExecutorLifecycle#start()}).
+ * Finds the {@link KairosJob} methods of every bean as it is initialised, and takes the handlers
+ * other modules found ({@link #register}). A handler name used twice fails the start, naming both
+ * methods. Beans are initialised on the context's start-up thread; the map is read once all
+ * singletons exist (by {@link KairosExecutorLifecycle#start()}).
  */
 public final class KairosJobCollector implements BeanPostProcessor {
 
-  private final Map<String, KairosJobMethod> jobs = new LinkedHashMap<>();
+  private final Map<String, CollectedJob> jobs = new LinkedHashMap<>();
 
   @Override
   public Object postProcessAfterInitialization(Object bean, String beanName) {
@@ -34,13 +35,19 @@ public final class KairosJobCollector implements BeanPostProcessor {
     return bean;
   }
 
-  private synchronized void register(KairosJobMethod job) {
-    KairosJobMethod previous = jobs.putIfAbsent(job.handler(), job);
+  /**
+   * Adds a handler found by another module; called from a bean post-processor, so while the
+   * context's singletons are created.
+   *
+   * @throws IllegalStateException when the name is taken, naming both declarations
+   */
+  public synchronized void register(CollectedJob job) {
+    CollectedJob previous = jobs.putIfAbsent(job.handler(), job);
     if (previous != null) {
       throw new IllegalStateException(
-          "@KairosJob(\""
+          "handler \""
               + job.handler()
-              + "\") is declared twice: on "
+              + "\" is declared twice: on "
               + previous.describe()
               + " and on "
               + job.describe());
@@ -48,7 +55,7 @@ public final class KairosJobCollector implements BeanPostProcessor {
   }
 
   /** Handler name → method, in the order found. */
-  synchronized Map<String, KairosJobMethod> jobs() {
+  synchronized Map<String, CollectedJob> jobs() {
     return Collections.unmodifiableMap(new LinkedHashMap<>(jobs));
   }
 }

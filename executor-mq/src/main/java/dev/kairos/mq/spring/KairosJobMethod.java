@@ -1,7 +1,6 @@
 package dev.kairos.mq.spring;
 
 import dev.kairos.mq.executor.JobContext;
-import dev.kairos.mq.executor.JobHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import org.springframework.util.ReflectionUtils;
@@ -10,7 +9,7 @@ import org.springframework.util.ReflectionUtils;
  * One {@link KairosJob} method bound to its bean, checked when found: a bad signature or a missing
  * init/destroy method fails the application's start with the bean and method named.
  */
-final class KairosJobMethod implements JobHandler {
+final class KairosJobMethod implements CollectedJob {
 
   private final String handler;
   private final String beanName;
@@ -56,11 +55,13 @@ final class KairosJobMethod implements JobHandler {
         "@KairosJob(\"" + handler + "\") on " + beanName + "." + method.getName() + ": " + why);
   }
 
-  String handler() {
+  @Override
+  public String handler() {
     return handler;
   }
 
-  String describe() {
+  @Override
+  public String describe() {
     return beanName + "." + method.getName();
   }
 
@@ -73,13 +74,15 @@ final class KairosJobMethod implements JobHandler {
     }
   }
 
-  void init() throws Exception {
+  @Override
+  public void init() throws Exception {
     if (init != null) {
       invoke(init, new Object[0]);
     }
   }
 
-  void destroy() throws Exception {
+  @Override
+  public void destroy() throws Exception {
     if (destroy != null) {
       invoke(destroy, new Object[0]);
     }
