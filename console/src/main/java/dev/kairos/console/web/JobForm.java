@@ -33,7 +33,11 @@ public record JobForm(
     String childJobIds,
     String version) {
 
-  /** Fields of the API's job request; anything else in a stored job is not sent back. */
+  /**
+   * Fields of the API's job request; anything else in a stored job is not sent back. The form has
+   * no input for the cron dialect, so an edit keeps the stored one (a QUARTZ cron must not turn
+   * into a KAIROS one by being edited).
+   */
   static final Set<String> REQUEST_FIELDS =
       Set.of(
           "app",
@@ -41,6 +45,7 @@ public record JobForm(
           "scheduleType",
           "schedule",
           "zone",
+          "cronDialect",
           "params",
           "routing",
           "block",

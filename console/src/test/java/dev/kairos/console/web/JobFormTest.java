@@ -17,6 +17,7 @@ class JobFormTest {
     stored.put("version", 7);
     stored.put("nextFireMs", 123);
     stored.put("schedule", "0 0 1 * * *");
+    stored.put("cronDialect", "QUARTZ");
     JobForm form = JobForm.of(Map.of("id", "nightly", "version", 7, "enabled", true));
     Map<String, String> errors = new LinkedHashMap<>();
     Map<String, Object> body =
@@ -42,6 +43,7 @@ class JobFormTest {
     assertThat(body)
         .containsEntry("retryBackoff", Map.of("kind", "EXPONENTIAL", "initialDelayMs", 2000))
         .containsEntry("schedule", "0 0 2 * * *")
+        .containsEntry("cronDialect", "QUARTZ")
         .containsEntry("zone", "UTC")
         .containsEntry("timeoutMs", 60000L)
         .containsEntry("enabled", true)

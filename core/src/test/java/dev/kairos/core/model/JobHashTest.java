@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.redis.JobFields;
+import dev.kairos.core.schedule.CronDialect;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,15 @@ class JobHashTest {
         .containsEntry(JobFields.SCHEDULE_VERSION, "4")
         .containsEntry(JobFields.CHILD_JOB_IDS, "invoice.send,audit-log")
         .doesNotContainKey(JobFields.NEXT_FIRE_MS);
+  }
+
+  @Test
+  void aHashWrittenBeforeCronDialectsReadsAsTheKairosDialect() {
+    Map<String, String> hash =
+        JobHash.toHash(sample().toBuilder().cronDialect(CronDialect.QUARTZ).build());
+    assertThat(JobHash.fromHash(hash).cronDialect()).isEqualTo(CronDialect.QUARTZ);
+    hash.remove(JobFields.CRON_DIALECT);
+    assertThat(JobHash.fromHash(hash).cronDialect()).isEqualTo(CronDialect.KAIROS);
   }
 
   @Test

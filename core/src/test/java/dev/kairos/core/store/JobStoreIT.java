@@ -8,6 +8,7 @@ import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.CronDialect;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.core.validation.JobValidationException;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
@@ -209,6 +210,29 @@ class JobStoreIT {
 
     JobDefinition rezoned = store.update(cronJob(id).cron("30 * * * * *").zone("UTC").build(), 2);
     assertThat(rezoned.scheduleVersion()).isEqualTo(3);
+
+    // The same text read in another dialect is another schedule.
+    JobDefinition quartz =
+        store.update(
+            cronJob(id).cron("30 * * ? * *").zone("UTC").cronDialect(CronDialect.QUARTZ).build(),
+            3);
+    assertThat(quartz.scheduleVersion()).isEqualTo(4);
+    assertThat(quartz.cronDialect()).isEqualTo(CronDialect.QUARTZ);
+    JobDefinition requoted =
+        store.update(
+            cronJob(id).cron("30 * * * ? *").zone("UTC").cronDialect(CronDialect.QUARTZ).build(),
+            4);
+    assertThat(requoted.scheduleVersion()).isEqualTo(5);
+    JobDefinition paramsOnly =
+        store.update(
+            cronJob(id)
+                .cron("30 * * * ? *")
+                .zone("UTC")
+                .cronDialect(CronDialect.QUARTZ)
+                .params("p")
+                .build(),
+            5);
+    assertThat(paramsOnly.scheduleVersion()).isEqualTo(5);
   }
 
   @Test
