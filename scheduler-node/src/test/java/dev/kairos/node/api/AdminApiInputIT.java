@@ -399,6 +399,26 @@ class AdminApiInputIT {
             null));
     cases.add(
         new Case(
+            "weak ETag in If-Match",
+            "PUT",
+            jobPath,
+            jobWith("id", JOB),
+            Map.of("If-Match", "W/\"1\""),
+            412,
+            "precondition-failed",
+            "If-Match"));
+    cases.add(
+        new Case(
+            "weak ETag in If-Match on delete",
+            "DELETE",
+            jobPath,
+            null,
+            Map.of("If-Match", "W/\"1\""),
+            412,
+            "precondition-failed",
+            "If-Match"));
+    cases.add(
+        new Case(
             "invalid cron on update",
             "PUT",
             jobPath,
@@ -570,7 +590,7 @@ class AdminApiInputIT {
             "import with one bad job",
             "POST",
             imports,
-            "{\"jobs\":["
+            "{\"formatVersion\":1,\"jobs\":["
                 + oneImport
                 + ","
                 + job(Map.of("id", "imp-b-" + RUN, "schedule", "bad"))
@@ -583,7 +603,7 @@ class AdminApiInputIT {
             "import with a duplicate id",
             "POST",
             imports,
-            "{\"jobs\":[" + oneImport + "," + oneImport + "]}",
+            "{\"formatVersion\":1,\"jobs\":[" + oneImport + "," + oneImport + "]}",
             400,
             "validation-failed",
             "jobs[1].id"));
@@ -596,13 +616,30 @@ class AdminApiInputIT {
             400,
             "invalid-field",
             "formatVersion"));
-    cases.add(call("import without jobs", "POST", imports, "{}", 400, "invalid-field", "jobs"));
+    cases.add(
+        call(
+            "import without formatVersion",
+            "POST",
+            imports,
+            "{\"jobs\":[" + oneImport + "]}",
+            400,
+            "invalid-field",
+            "formatVersion"));
+    cases.add(
+        call(
+            "import without jobs",
+            "POST",
+            imports,
+            "{\"formatVersion\":1}",
+            400,
+            "invalid-field",
+            "jobs"));
     cases.add(
         call(
             "import over max",
             "POST",
             imports,
-            "{\"jobs\":["
+            "{\"formatVersion\":1,\"jobs\":["
                 + String.join(",", java.util.Collections.nCopies(MAX_BATCH + 1, oneImport))
                 + "]}",
             400,
@@ -613,7 +650,7 @@ class AdminApiInputIT {
             "import with a wrong type",
             "POST",
             imports,
-            "{\"jobs\":[" + jobWith("timeoutMs", "x") + "]}",
+            "{\"formatVersion\":1,\"jobs\":[" + jobWith("timeoutMs", "x") + "]}",
             400,
             "invalid-field",
             "jobs[0].timeoutMs"));
@@ -622,7 +659,7 @@ class AdminApiInputIT {
             "import dryRun not a boolean",
             "POST",
             imports + "?dryRun=maybe",
-            "{\"jobs\":[" + oneImport + "]}",
+            "{\"formatVersion\":1,\"jobs\":[" + oneImport + "]}",
             400,
             "invalid-field",
             "dryRun"));
@@ -771,6 +808,181 @@ class AdminApiInputIT {
     return cases.stream();
   }
 
+  /**
+   * Errors no controller answers (#15 item 4): Spring MVC before a handler is found, the path
+   * firewall, Tomcat itself. {@code raw}: the request as sent on a socket (HttpClient refuses it).
+   */
+  record HttpCase(
+      String name,
+      String method,
+      String path,
+      Map<String, String> headers,
+      String raw,
+      int status,
+      String code) {
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static String rawRequest(String requestLine, String... headers) {
+    StringBuilder out = new StringBuilder(requestLine).append("\r\n");
+    out.append("Host: localhost\r\n");
+    out.append("Authorization: Bearer ").append(ADMIN).append("\r\n");
+    for (String header : headers) {
+      out.append(header).append("\r\n");
+    }
+    return out.append("Connection: close\r\n\r\n").toString();
+  }
+
+  /** A value the answer must not echo: long enough to tell, unique to this run. */
+  private static final String ECHO = "echo" + RUN + "z".repeat(20 * 1024);
+
+  static Stream<HttpCase> errorsOutsideControllers() {
+    String jobPath = "/api/v1/jobs/" + JOB;
+    return Stream.of(
+        new HttpCase("PATCH a job", "PATCH", jobPath, Map.of(), null, 405, "method-not-allowed"),
+        new HttpCase(
+            "PUT to the job list",
+            "PUT",
+            "/api/v1/jobs",
+            Map.of(),
+            null,
+            405,
+            "method-not-allowed"),
+        new HttpCase(
+            "unknown path under /api",
+            "GET",
+            "/api/v1/nothing-here",
+            Map.of(),
+            null,
+            404,
+            "not-found"),
+        new HttpCase(
+            "unknown path below a job",
+            "POST",
+            jobPath + "/explode",
+            Map.of(),
+            null,
+            404,
+            "not-found"),
+        new HttpCase(
+            "actuator endpoint not exposed (env)",
+            "GET",
+            "/actuator/env",
+            Map.of(),
+            null,
+            404,
+            "not-found"),
+        new HttpCase(
+            "actuator endpoint not exposed (beans)",
+            "GET",
+            "/actuator/beans",
+            Map.of(),
+            null,
+            404,
+            "not-found"),
+        new HttpCase(
+            "Accept text/html only",
+            "GET",
+            "/api/v1/jobs",
+            Map.of("Accept", "text/html"),
+            null,
+            406,
+            "not-acceptable"),
+        new HttpCase(
+            "Accept application/xml only on create",
+            "POST",
+            "/api/v1/jobs",
+            Map.of("Accept", "application/xml"),
+            null,
+            406,
+            "not-acceptable"),
+        new HttpCase(
+            "semicolon in the path (firewall)",
+            "GET",
+            jobPath + ";x=1",
+            Map.of(),
+            null,
+            400,
+            "request-rejected"),
+        new HttpCase(
+            "double slash in the path (firewall)",
+            "GET",
+            "/api/v1//jobs",
+            Map.of(),
+            null,
+            400,
+            "request-rejected"),
+        new HttpCase(
+            "encoded slash in the path",
+            "GET",
+            "/api/v1/jobs/a%2Fb",
+            Map.of(),
+            null,
+            400,
+            "request-rejected"),
+        new HttpCase(
+            "encoded NUL in the path",
+            "GET",
+            "/api/v1/jobs/a%00b",
+            Map.of(),
+            null,
+            400,
+            "request-rejected"),
+        new HttpCase(
+            "invalid character in the request line",
+            null,
+            null,
+            Map.of(),
+            rawRequest("GET /api/v1/jobs/a|" + ECHO + " HTTP/1.1"),
+            400,
+            "request-rejected"),
+        new HttpCase(
+            "control character in the request line",
+            null,
+            null,
+            Map.of(),
+            rawRequest("GET /api/v1/jobs/a\u0001b HTTP/1.1"),
+            400,
+            "request-rejected"),
+        new HttpCase(
+            "20 KB header",
+            null,
+            null,
+            Map.of(),
+            rawRequest("GET /api/v1/jobs HTTP/1.1", "X-Big: " + ECHO),
+            400,
+            "request-rejected"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("errorsOutsideControllers")
+  void errorsOutsideControllersAreProblemsToo(HttpCase c) {
+    RedisSnapshot before = RedisSnapshot.take(redis.sync());
+    ApiTestNode.Response response =
+        c.raw() != null
+            ? node.raw(c.raw())
+            : node.call(c.method(), c.path(), null, ADMIN, c.headers());
+    assertThat(response.status()).as(c.name() + ": " + response).isEqualTo(c.status());
+    assertThat(response.contentType())
+        .as(response.toString())
+        .startsWith("application/problem+json");
+    assertThat(response.json().path("code").asText()).as(response.toString()).isEqualTo(c.code());
+    assertThat(response.json().path("type").asText()).isEqualTo("urn:kairos:problem:" + c.code());
+    assertThat(response.json().path("status").asInt()).isEqualTo(c.status());
+    assertThat(response.body())
+        .as("no stack trace, no echo of the request")
+        .doesNotContain("Exception", "\tat ", "echo" + RUN, "<html");
+    assertThat(response.body().length()).as("error body characters").isLessThan(2_048);
+    if (c.status() == 405) {
+      assertThat(response.headers().firstValue("Allow")).as("Allow header").isPresent();
+    }
+    RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, c.name());
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("badInput")
   void badInputIsRejectedNamingTheFieldAndChangesNothing(Case c) {
@@ -799,6 +1011,50 @@ class AdminApiInputIT {
     assertThat(response.json().path("errors").findValuesAsText("field")).contains(field);
     assertThat(response.body().length()).as("error body characters").isLessThan(4_096);
     RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, "huge " + field);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"/api/v1/jobs", "/api/v1/jobs/" + "{job}", "/api/v1/cluster", "/api/v1/executors"})
+  void aViewerMayHeadAndOptionsWhatItMayRead(String template) {
+    // Issue #15 item 8: both answered 403 to a viewer.
+    String path = template.replace("{job}", JOB);
+    RedisSnapshot before = RedisSnapshot.take(redis.sync());
+    ApiTestNode.Response head = node.call("HEAD", path, null, VIEWER, Map.of());
+    assertThat(head.status()).as("HEAD " + path + ": " + head).isEqualTo(200);
+    assertThat(head.body()).isEmpty();
+    ApiTestNode.Response options = node.call("OPTIONS", path, null, VIEWER, Map.of());
+    assertThat(options.status()).as("OPTIONS " + path + ": " + options).isEqualTo(200);
+    assertThat(options.headers().firstValue("Allow"))
+        .hasValueSatisfying(allow -> assertThat(allow).contains("GET"));
+    ApiTestNode.Response anonymous = node.call("HEAD", path, null, null, Map.of());
+    assertThat(anonymous.status()).as("HEAD without a token").isEqualTo(401);
+    RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, "HEAD and OPTIONS " + path);
+  }
+
+  @org.junit.jupiter.api.Test
+  void aNumericScheduleWithSpacesIsStoredTrimmed() {
+    // Issue #15 item 8: " 60000 " was stored with its spaces.
+    String id = "trim-" + RUN;
+    ApiTestNode.Response created =
+        node.post(
+            "/api/v1/jobs",
+            job(Map.of("id", id, "scheduleType", "FIXED_RATE", "schedule", " 60000 ")),
+            ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    assertThat(created.json().path("schedule").asText()).isEqualTo("60000");
+    ApiTestNode.Response updated =
+        node.call(
+            "PUT",
+            "/api/v1/jobs/" + id,
+            job(Map.of("id", id, "scheduleType", "ONE_SHOT", "schedule", "\t4102444800000 ")),
+            ADMIN,
+            Map.of("If-Match", "\"1\""));
+    assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+    ApiTestNode.Response read = node.get("/api/v1/jobs/" + id, ADMIN);
+    assertThat(read.json().path("schedule").asText()).isEqualTo("4102444800000");
+    assertThat(node.call("DELETE", "/api/v1/jobs/" + id, null, ADMIN, Map.of()).status())
+        .isEqualTo(204);
   }
 
   /** Who calls: no token, a token nobody configured, a viewer, an admin. */
@@ -847,7 +1103,10 @@ class AdminApiInputIT {
             "POST", "/api/v1/job-batches/delete", "{\"ids\":[\"gone-" + RUN + "\"]}", "WRITE"),
         new Endpoint("GET", "/api/v1/job-export?app=input-app", null, "READ"),
         new Endpoint(
-            "POST", "/api/v1/job-import?dryRun=true", "{\"jobs\":[" + matrixJob + "]}", "WRITE"),
+            "POST",
+            "/api/v1/job-import?dryRun=true",
+            "{\"formatVersion\":1,\"jobs\":[" + matrixJob + "]}",
+            "WRITE"),
         new Endpoint("GET", "/api/v1/triggers/" + JOB + ":1", null, "READ"),
         new Endpoint("GET", "/api/v1/executors", null, "READ"),
         new Endpoint("GET", "/api/v1/executors/input-app", null, "READ"),
@@ -862,6 +1121,8 @@ class AdminApiInputIT {
         new Endpoint("GET", "/actuator/prometheus", null, "WRITE"),
         new Endpoint("GET", "/actuator/metrics", null, "WRITE"),
         new Endpoint("GET", "/actuator/info", null, "WRITE"),
+        // Not exposed: an admin gets 404 (errorsOutsideControllers), others as for the exposed.
+        new Endpoint("GET", "/actuator/env", null, "WRITE"),
         new Endpoint("GET", "/actuator/health", null, "OPEN"),
         new Endpoint("GET", "/v3/api-docs", null, "OPEN"));
   }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.node.KairosNodeApplication;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -14,8 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -123,6 +127,60 @@ final class ApiTestNode implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted: " + method + " " + path, e);
+    }
+  }
+
+  /**
+   * Sends {@code request} as it is (CRLF line ends, no Host added) on a plain socket and reads the
+   * answer until the node closes the connection: for requests HttpClient refuses to send.
+   */
+  Response raw(String request) {
+    try (Socket socket = new Socket("localhost", port())) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      byte[] answer = socket.getInputStream().readAllBytes();
+      String text = new String(answer, StandardCharsets.UTF_8);
+      int end = text.indexOf("\r\n\r\n");
+      if (end < 0) {
+        throw new IllegalStateException("no complete answer to a raw request: " + text);
+      }
+      String[] lines = text.substring(0, end).split("\r\n");
+      int status = Integer.parseInt(lines[0].split(" ")[1]);
+      Map<String, List<String>> headers = new LinkedHashMap<>();
+      for (int i = 1; i < lines.length; i++) {
+        int colon = lines[i].indexOf(':');
+        headers
+            .computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
+            .add(lines[i].substring(colon + 1).trim());
+      }
+      String body = text.substring(end + 4);
+      if (headers.getOrDefault("Transfer-Encoding", List.of()).contains("chunked")) {
+        body = unchunk(body);
+      }
+      HttpHeaders parsed = HttpHeaders.of(headers, (k, v) -> true);
+      JsonNode json = null;
+      if (parsed.firstValue("Content-Type").orElse("").contains("json") && !body.isEmpty()) {
+        json = JSON.readTree(body);
+      }
+      return new Response(status, parsed, body, json);
+    } catch (IOException e) {
+      throw new IllegalStateException("raw request failed", e);
+    }
+  }
+
+  private static String unchunk(String chunked) {
+    StringBuilder body = new StringBuilder();
+    int at = 0;
+    while (true) {
+      int lineEnd = chunked.indexOf("\r\n", at);
+      int size = Integer.parseInt(chunked.substring(at, lineEnd).trim(), 16);
+      if (size == 0) {
+        return body.toString();
+      }
+      body.append(chunked, lineEnd + 2, lineEnd + 2 + size);
+      at = lineEnd + 2 + size + 2;
     }
   }
 

@@ -46,7 +46,15 @@ public final class JobImporter {
    * @throws ApiProblemException naming every invalid field; nothing is written
    */
   public List<JobDefinition> check(ExportDocument doc, int maxJobs) {
-    if (doc.formatVersion() != null && doc.formatVersion() != ExportDocument.FORMAT_VERSION) {
+    if (doc.formatVersion() == null) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD,
+          "formatVersion",
+          "is required: "
+              + ExportDocument.FORMAT_VERSION
+              + " for a document of GET /api/v1/job-export");
+    }
+    if (doc.formatVersion() != ExportDocument.FORMAT_VERSION) {
       throw ApiProblemException.field(
           ProblemType.INVALID_FIELD,
           "formatVersion",

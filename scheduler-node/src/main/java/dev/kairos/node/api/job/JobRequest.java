@@ -66,7 +66,8 @@ public record JobRequest(
   public JobDefinition toDefinition(String jobId) {
     JobDefinition.Builder b = JobDefinition.builder(jobId == null ? "" : jobId);
     b.app(orEmpty(app)).handler(orEmpty(handler));
-    b.schedule(scheduleType != null ? scheduleType : ScheduleType.API, orEmpty(schedule));
+    // Stored as the parser reads it: " 60000 " is the interval 60000, not a spec with spaces.
+    b.schedule(scheduleType != null ? scheduleType : ScheduleType.API, orEmpty(schedule).strip());
     if (zone != null) {
       b.zone(zone);
     }

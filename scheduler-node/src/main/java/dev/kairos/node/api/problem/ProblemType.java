@@ -19,6 +19,10 @@ public enum ProblemType {
   LIMIT_EXCEEDED(HttpStatus.BAD_REQUEST, "limit-exceeded", "The request asks for too much at once"),
   UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "unauthenticated", "A valid bearer token is required"),
   FORBIDDEN(HttpStatus.FORBIDDEN, "forbidden", "The token's role may not do this"),
+  REQUEST_REJECTED(
+      HttpStatus.BAD_REQUEST,
+      "request-rejected",
+      "The request is not valid HTTP, or its path was refused by the firewall"),
   NOT_FOUND(HttpStatus.NOT_FOUND, "not-found", "No such resource"),
   JOB_NOT_FOUND(HttpStatus.NOT_FOUND, "job-not-found", "No such job"),
   TRIGGER_NOT_FOUND(HttpStatus.NOT_FOUND, "trigger-not-found", "No such trigger"),
@@ -41,6 +45,10 @@ public enum ProblemType {
       "The request body must be application/json"),
   NOT_ACCEPTABLE(
       HttpStatus.NOT_ACCEPTABLE, "not-acceptable", "The API answers in application/json only"),
+  PRECONDITION_FAILED(
+      HttpStatus.PRECONDITION_FAILED,
+      "precondition-failed",
+      "The If-Match precondition can never hold (a weak entity tag)"),
   PRECONDITION_REQUIRED(
       HttpStatus.PRECONDITION_REQUIRED,
       "precondition-required",
@@ -73,6 +81,24 @@ public enum ProblemType {
 
   public String title() {
     return title;
+  }
+
+  /**
+   * The problem of an error that no controller described: the servlet container's, the path
+   * firewall's or Spring MVC's before a handler was found. Unmapped 4xx statuses are {@link
+   * #REQUEST_REJECTED}, unmapped 5xx {@link #INTERNAL_ERROR}; the caller keeps the real status.
+   */
+  public static ProblemType forStatus(int status) {
+    return switch (status) {
+      case 401 -> UNAUTHENTICATED;
+      case 403 -> FORBIDDEN;
+      case 404 -> NOT_FOUND;
+      case 405 -> METHOD_NOT_ALLOWED;
+      case 406 -> NOT_ACCEPTABLE;
+      case 413 -> PAYLOAD_TOO_LARGE;
+      case 415 -> UNSUPPORTED_MEDIA_TYPE;
+      default -> status >= 500 ? INTERNAL_ERROR : REQUEST_REJECTED;
+    };
   }
 
   public URI uri() {

@@ -28,7 +28,7 @@ public final class Problems {
     ProblemDetail problem = ProblemDetail.forStatusAndDetail(type.status(), abbreviate(detail));
     problem.setType(type.uri());
     problem.setTitle(type.title());
-    if (instance != null) {
+    if (instance != null && instance.length() <= MAX_TEXT) {
       try {
         problem.setInstance(java.net.URI.create(instance));
       } catch (IllegalArgumentException e) {
@@ -71,8 +71,24 @@ public final class Problems {
   public static void write(
       HttpServletResponse response, ObjectMapper json, ProblemType type, String detail, String path)
       throws IOException {
+    write(response, json, type, type.status().value(), detail, path);
+  }
+
+  /**
+   * Writes a problem with a status other than the type's own (an error page rendering the status
+   * the container or a resolver chose), whatever the request's {@code Accept} says.
+   */
+  public static void write(
+      HttpServletResponse response,
+      ObjectMapper json,
+      ProblemType type,
+      int status,
+      String detail,
+      String path)
+      throws IOException {
     ProblemDetail problem = detail(type, detail, path, List.of(), Map.of());
-    response.setStatus(type.status().value());
+    problem.setStatus(status);
+    response.setStatus(status);
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     json.writeValue(response.getOutputStream(), problem);
   }

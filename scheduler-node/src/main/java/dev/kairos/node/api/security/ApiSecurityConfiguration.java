@@ -22,9 +22,9 @@ import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
- * Who may call what. {@code /api/**}: a valid bearer token; GET (and the schedule preview, which
- * only computes) for {@code VIEWER} and {@code ADMIN}, everything else {@code ADMIN} only.
- * Actuator: health open (load balancers, the demo), every other endpoint {@code ADMIN}. The
+ * Who may call what. {@code /api/**}: a valid bearer token; GET, HEAD, OPTIONS (and the schedule
+ * preview, which only computes) for {@code VIEWER} and {@code ADMIN}, everything else {@code ADMIN}
+ * only. Actuator: health open (load balancers, the demo), every other endpoint {@code ADMIN}. The
  * internal cluster endpoints check their own shared secret and stay outside bearer auth. The
  * OpenAPI document is open: it describes the API, holds no data. Anything else is refused.
  * Stateless: no session, no cookie, hence no CSRF token.
@@ -95,7 +95,16 @@ public class ApiSecurityConfiguration {
                     .permitAll()
                     .requestMatchers(EndpointRequest.toAnyEndpoint())
                     .hasRole(admin)
+                    // An endpoint that is not exposed (env, beans, ...): an admin learns it is
+                    // not there (404), everyone else is refused as for the exposed ones.
+                    .requestMatchers("/actuator/**")
+                    .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, "/api/**")
+                    .hasAnyRole(admin, viewer)
+                    // HEAD is a GET without body, OPTIONS lists the methods: both only read.
+                    .requestMatchers(HttpMethod.HEAD, "/api/**")
+                    .hasAnyRole(admin, viewer)
+                    .requestMatchers(HttpMethod.OPTIONS, "/api/**")
                     .hasAnyRole(admin, viewer)
                     .requestMatchers(HttpMethod.POST, PREVIEW_PATH)
                     .hasAnyRole(admin, viewer)

@@ -6,8 +6,9 @@ import java.util.OptionalLong;
 
 /**
  * Job versions as HTTP entity tags: a job at version 7 has {@code ETag: "7"}, and a write sends
- * {@code If-Match: "7"} to apply only to that version (weak tags and the bare number are accepted
- * too).
+ * {@code If-Match: "7"} to apply only to that version (the bare number is accepted too). If-Match
+ * compares strongly (RFC 9110 section 13.1.1): a weak tag such as {@code W/"7"} never matches, so
+ * it is refused with 412 rather than taken for version 7.
  */
 public final class Versions {
 
@@ -26,7 +27,11 @@ public final class Versions {
     }
     String tag = header.trim();
     if (tag.startsWith("W/")) {
-      tag = tag.substring(2);
+      throw ApiProblemException.field(
+          ProblemType.PRECONDITION_FAILED,
+          IF_MATCH,
+          "a weak entity tag never matches (If-Match compares strongly, RFC 9110 section 13.1.1);"
+              + " send the ETag as the job's GET answered it, such as \"3\"");
     }
     if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
       tag = tag.substring(1, tag.length() - 1);
