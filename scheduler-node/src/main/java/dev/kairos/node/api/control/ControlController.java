@@ -10,6 +10,8 @@ import dev.kairos.node.api.web.Audit;
 import dev.kairos.node.api.web.TriggerIds;
 import dev.kairos.node.lifecycle.guard.CancelOutcome;
 import dev.kairos.node.lifecycle.guard.TriggerCanceller;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.responses.ApiResponses;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +53,12 @@ class ControlController {
    * executor interrupts the handler and records CANCELLED, which {@code GET} on the Location
    * shows).
    */
+  @ApiResponses({
+    @ApiResponse(responseCode = "200", description = "CANCELLED: it had not started"),
+    @ApiResponse(
+        responseCode = "202",
+        description = "CANCEL_REQUESTED: it runs; its executor interrupts it")
+  })
   @PostMapping(path = TRIGGERS + "{*path}", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<CancelView> cancel(@PathVariable String path)
       throws HttpRequestMethodNotSupportedException {

@@ -22,6 +22,7 @@ import dev.kairos.node.api.web.JobIds;
 import dev.kairos.node.api.web.Page;
 import dev.kairos.node.api.web.PageRequest;
 import dev.kairos.node.api.web.Versions;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.net.URI;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -75,6 +76,7 @@ class JobController {
     this.limits = limits;
   }
 
+  @ApiResponse(responseCode = "201", description = "created; Location and ETag name it")
   @PostMapping(path = JOBS, produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> create(@RequestBody JobRequest request) {
     JobDefinition stored = store.create(request.toDefinition(request.id()));
@@ -132,6 +134,7 @@ class JobController {
   }
 
   /** Deletes the job; with {@code If-Match} only if it is still at that version. */
+  @ApiResponse(responseCode = "204", description = "deleted")
   @DeleteMapping(path = JOBS + "/{id}")
   ResponseEntity<Void> delete(
       @PathVariable String id,
@@ -167,6 +170,7 @@ class JobController {
    * "Trigger now": one extra run of the job, due at once, optionally with other params. Answers 202
    * with the new trigger's id; the trigger record appears when the leader claims it.
    */
+  @ApiResponse(responseCode = "202", description = "accepted; the next scan claims it")
   @PostMapping(path = JOBS + "/{id}/trigger", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<TriggerNowResponse> triggerNow(
       @PathVariable String id, @RequestBody(required = false) TriggerNowRequest request) {

@@ -1,6 +1,7 @@
 package dev.kairos.node.api.problem;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -26,6 +27,7 @@ import org.springframework.web.servlet.ModelAndView;
  * {@code Accept} says. Only the web console's pages ({@code /console/**}) asked for by a browser
  * keep Spring Boot's HTML error page.
  */
+@Hidden
 @Controller
 @RequestMapping("${server.error.path:${error.path:/error}}")
 class ProblemErrorController implements ErrorController {

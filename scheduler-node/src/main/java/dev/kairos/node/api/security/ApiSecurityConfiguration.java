@@ -26,8 +26,8 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * preview, which only computes) for {@code VIEWER} and {@code ADMIN}, everything else {@code ADMIN}
  * only. Actuator: health open (load balancers, the demo), every other endpoint {@code ADMIN}. The
  * internal cluster endpoints check their own shared secret and stay outside bearer auth. The
- * OpenAPI document is open: it describes the API, holds no data. Anything else is refused.
- * Stateless: no session, no cookie, hence no CSRF token.
+ * OpenAPI document and Swagger UI are open: they describe the API, hold no data. Anything else is
+ * refused. Stateless: no session, no cookie, hence no CSRF token.
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiSecurityConfiguration {
@@ -59,9 +59,10 @@ public class ApiSecurityConfiguration {
   }
 
   /**
-   * What needs no token: health, the OpenAPI document, the cluster-internal endpoints (their own
-   * secret) and the error page. A stale Authorization header on these is ignored rather than
-   * answered 401, so a monitor with an old token still sees health.
+   * What needs no token: health, the OpenAPI document and its Swagger UI page (a browser cannot
+   * send a bearer token with a page; the page asks for one before it calls the API), the
+   * cluster-internal endpoints (their own secret) and the error page. A stale Authorization header
+   * on these is ignored rather than answered 401, so a monitor with an old token still sees health.
    */
   static RequestMatcher open() {
     PathPatternRequestMatcher.Builder paths = PathPatternRequestMatcher.withDefaults();
@@ -69,6 +70,8 @@ public class ApiSecurityConfiguration {
         EndpointRequest.to(HealthEndpoint.class),
         paths.matcher("/v3/api-docs"),
         paths.matcher("/v3/api-docs/**"),
+        paths.matcher("/swagger-ui.html"),
+        paths.matcher("/swagger-ui/**"),
         paths.matcher("/internal/cluster/**"),
         paths.matcher("/error"));
   }
