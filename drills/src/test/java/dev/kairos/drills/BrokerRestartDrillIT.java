@@ -1,7 +1,5 @@
 package dev.kairos.drills;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -19,31 +17,10 @@ class BrokerRestartDrillIT extends DrillBase {
 
   @Test
   void aBrokerRestartCostsNoFire() throws Exception {
-    long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(6));
-    long stoppedAt = System.currentTimeMillis();
-    infra.rocketMq().stopBroker();
-    try {
-      letRun(DOWN);
-    } finally {
-      infra.rocketMq().startBroker(); // shared by every drill of this JVM
-    }
-    long restartedAt = System.currentTimeMillis();
-    letRun(Duration.ofSeconds(10));
-    long to = System.currentTimeMillis();
-
-    StartLedger.Outcome outcome =
-        ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
-    log.info(
-        "DRILL broker-restart: broker down {} ms; lateness before {} during and after {}; window {}",
-        restartedAt - stoppedAt,
-        outcome.latenessOf(jobs.expectedTriggerIds(from, stoppedAt)),
-        outcome.latenessOf(jobs.expectedTriggerIds(stoppedAt, to)),
-        outcome.summary());
-    logDispatchLateness("broker-restart", from, to);
-
-    assertNoneMissed(outcome.missed(), "expected fires with no start");
-    assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
-    assertThat(outcome.claimedNotLogged()).as("start claims whose handler never ran").isEmpty();
+    assertAnOutageCostsNoFire(
+        "broker-restart",
+        () -> infra.rocketMq().stopBroker(),
+        DOWN,
+        () -> infra.rocketMq().startBroker());
   }
 }

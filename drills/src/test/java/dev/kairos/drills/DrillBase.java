@@ -1,5 +1,7 @@
 package dev.kairos.drills;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -210,7 +212,44 @@ abstract class DrillBase {
           ledger.describe(missed),
           sample);
     }
-    org.assertj.core.api.Assertions.assertThat(missed).as(what).isEmpty();
+    assertThat(missed).as(what).isEmpty();
+  }
+
+  /**
+   * The outage drill: the workload runs 6 s, {@code stop} takes a component away for {@code down},
+   * {@code start} brings it back (always, since the infrastructure is shared by every drill of the
+   * JVM), the workload runs 10 s more; then every fire of the window must start, none twice, none
+   * claimed and left unrun. Logs one {@code DRILL <name>} line with the lateness before and since.
+   */
+  static void assertAnOutageCostsNoFire(String name, Runnable stop, Duration down, Runnable start)
+      throws InterruptedException {
+    long from = System.currentTimeMillis() + 2_000;
+    letRun(Duration.ofSeconds(6));
+    long stoppedAt = System.currentTimeMillis();
+    stop.run();
+    try {
+      letRun(down);
+    } finally {
+      start.run();
+    }
+    long restartedAt = System.currentTimeMillis();
+    letRun(Duration.ofSeconds(10));
+    long to = System.currentTimeMillis();
+
+    StartLedger.Outcome outcome =
+        ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
+    log.info(
+        "DRILL {}: down {} ms; lateness before {} during and after {}; window {}",
+        name,
+        restartedAt - stoppedAt,
+        outcome.latenessOf(jobs.expectedTriggerIds(from, stoppedAt)),
+        outcome.latenessOf(jobs.expectedTriggerIds(stoppedAt, to)),
+        outcome.summary());
+    logDispatchLateness(name, from, to);
+
+    assertNoneMissed(outcome.missed(), "expected fires with no start");
+    assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
+    assertThat(outcome.claimedNotLogged()).as("start claims whose handler never ran").isEmpty();
   }
 
   /** The observation window grows by {@code duration}: the workload runs by itself meanwhile. */

@@ -1,7 +1,5 @@
 package dev.kairos.drills;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -26,31 +24,7 @@ class RedisRestartDrillIT extends DrillBase {
 
   @Test
   void aRedisRestartCostsNoFire() throws Exception {
-    long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(6));
-    long stoppedAt = System.currentTimeMillis();
-    infra.redis().stop();
-    try {
-      letRun(DOWN);
-    } finally {
-      infra.redis().restart(); // shared by every drill of this JVM
-    }
-    long restartedAt = System.currentTimeMillis();
-    letRun(Duration.ofSeconds(10));
-    long to = System.currentTimeMillis();
-
-    StartLedger.Outcome outcome =
-        ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
-    log.info(
-        "DRILL redis-restart: redis down {} ms; lateness before {} during and after {}; window {}",
-        restartedAt - stoppedAt,
-        outcome.latenessOf(jobs.expectedTriggerIds(from, stoppedAt)),
-        outcome.latenessOf(jobs.expectedTriggerIds(stoppedAt, to)),
-        outcome.summary());
-    logDispatchLateness("redis-restart", from, to);
-
-    assertNoneMissed(outcome.missed(), "expected fires with no start");
-    assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
-    assertThat(outcome.claimedNotLogged()).as("start claims whose handler never ran").isEmpty();
+    assertAnOutageCostsNoFire(
+        "redis-restart", () -> infra.redis().stop(), DOWN, () -> infra.redis().restart());
   }
 }
