@@ -3,7 +3,6 @@ package dev.kairos.compat.xxljob;
 import com.xxl.job.core.handler.annotation.XxlJob;
 import dev.kairos.mq.executor.JobContext;
 import dev.kairos.mq.spring.CollectedJob;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import org.springframework.util.ReflectionUtils;
@@ -67,36 +66,23 @@ final class XxlJobMethod implements CollectedJob {
 
   @Override
   public void execute(JobContext context) throws Exception {
-    XxlJobRun.run(context, logDir, () -> invoke(method, new Object[method.getParameterCount()]));
+    XxlJobRun.run(
+        context,
+        logDir,
+        () -> CollectedJob.invoke(bean, method, new Object[method.getParameterCount()]));
   }
 
   @Override
   public void init() throws Exception {
     if (init != null) {
-      invoke(init, new Object[0]);
+      CollectedJob.invoke(bean, init, new Object[0]);
     }
   }
 
   @Override
   public void destroy() throws Exception {
     if (destroy != null) {
-      invoke(destroy, new Object[0]);
-    }
-  }
-
-  /** Calls the method, rethrowing what it threw rather than the reflection wrapper. */
-  private Object invoke(Method target, Object[] args) throws Exception {
-    try {
-      return target.invoke(bean, args);
-    } catch (InvocationTargetException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof Exception exception) {
-        throw exception;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw e;
+      CollectedJob.invoke(bean, destroy, new Object[0]);
     }
   }
 }

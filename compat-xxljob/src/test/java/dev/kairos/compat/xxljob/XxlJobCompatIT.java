@@ -9,6 +9,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
@@ -213,16 +213,6 @@ class XxlJobCompatIT {
         .hget(RedisKeys.trigger(KEYS.shardOf(trigger.jobId()), trigger.triggerId()), "state");
   }
 
-  private void await(String what, BooleanSupplier done) throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(50);
-    }
-  }
-
   @Test
   void anXxlJobMethodRunsAsAKairosHandlerWithParamsShardLogAndMessage() throws Exception {
     LegacyJobs jobs = context.getBean(LegacyJobs.class);
@@ -239,7 +229,7 @@ class XxlJobCompatIT {
         .startsWith("report shard 1 done")
         .contains("shard 1 of 3 read '2026-11'");
     assertThat(jobs.seen).containsExactly("2026-11 1/3");
-    await("the SUCCESS record", () -> "SUCCESS".equals(recordedState(trigger)));
+    Poll.until(DEADLINE, "the SUCCESS record", () -> "SUCCESS".equals(recordedState(trigger)));
     try (var files = Files.list(logDir)) {
       assertThat(files).as("per-run xxl-job log files are removed").isEmpty();
     }
@@ -256,7 +246,7 @@ class XxlJobCompatIT {
     assertThat(result.message())
         .startsWith("XxlJobHelper.handleFail: the bank said no")
         .contains("calling the bank");
-    await("the FAIL record", () -> "FAIL".equals(recordedState(trigger)));
+    Poll.until(DEADLINE, "the FAIL record", () -> "FAIL".equals(recordedState(trigger)));
   }
 
   @Test

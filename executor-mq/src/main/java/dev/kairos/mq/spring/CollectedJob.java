@@ -1,6 +1,8 @@
 package dev.kairos.mq.spring;
 
 import dev.kairos.mq.executor.JobHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 
 /**
  * A handler the starter runs, found in the application's beans: a {@link KairosJob} method, or one
@@ -21,4 +23,23 @@ public interface CollectedJob extends JobHandler {
 
   /** Called once after the executor has stopped. */
   default void destroy() throws Exception {}
+
+  /**
+   * Calls a bean's method for a collected job, rethrowing what the method threw rather than the
+   * reflection wrapper, so a handler's exception is the run's failure as the handler wrote it.
+   */
+  static Object invoke(Object bean, Method target, Object... args) throws Exception {
+    try {
+      return target.invoke(bean, args);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Exception exception) {
+        throw exception;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
+  }
 }

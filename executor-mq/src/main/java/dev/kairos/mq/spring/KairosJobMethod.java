@@ -1,7 +1,6 @@
 package dev.kairos.mq.spring;
 
 import dev.kairos.mq.executor.JobContext;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import org.springframework.util.ReflectionUtils;
 
@@ -68,7 +67,8 @@ final class KairosJobMethod implements CollectedJob {
   @Override
   public void execute(JobContext context) throws Exception {
     Object returned =
-        invoke(method, method.getParameterCount() == 0 ? new Object[0] : new Object[] {context});
+        CollectedJob.invoke(
+            bean, method, method.getParameterCount() == 0 ? new Object[0] : new Object[] {context});
     if (returned != null) {
       context.log().setMessage((String) returned);
     }
@@ -77,30 +77,14 @@ final class KairosJobMethod implements CollectedJob {
   @Override
   public void init() throws Exception {
     if (init != null) {
-      invoke(init, new Object[0]);
+      CollectedJob.invoke(bean, init, new Object[0]);
     }
   }
 
   @Override
   public void destroy() throws Exception {
     if (destroy != null) {
-      invoke(destroy, new Object[0]);
-    }
-  }
-
-  /** Calls the method, rethrowing what it threw rather than the reflection wrapper. */
-  private Object invoke(Method target, Object[] args) throws Exception {
-    try {
-      return target.invoke(bean, args);
-    } catch (InvocationTargetException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof Exception exception) {
-        throw exception;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw e;
+      CollectedJob.invoke(bean, destroy, new Object[0]);
     }
   }
 }
