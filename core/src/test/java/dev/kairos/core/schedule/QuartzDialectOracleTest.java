@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.text.ParseException;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.Year;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Date;
@@ -15,6 +16,7 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -56,8 +58,25 @@ class QuartzDialectOracleTest {
       @ForAll("zones") String zoneId,
       @ForAll("monthStarts") LocalDate month)
       throws ParseException {
-    long fromMs = month.atStartOfDay(ZoneId.of(zoneId)).toInstant().toEpochMilli() - 1;
+    // A whole second before the month: from an instant with milliseconds, Quartz 2.5.2 skips a
+    // nearest-weekday fire due in the very next second (it compares the candidate with the
+    // untruncated instant), a divergence
+    // quartzSkipsAWeekdayFireDueInTheSecondAfterAnInstantWithMilliseconds pins down.
+    long fromMs = month.atStartOfDay(ZoneId.of(zoneId)).toInstant().toEpochMilli() - 1000;
     assertSameFires(cron, zoneId, fromMs);
+  }
+
+  @Example
+  void quartzSkipsAWeekdayFireDueInTheSecondAfterAnInstantWithMilliseconds() throws ParseException {
+    String cron = "0 0 0 1W * ?";
+    long from = Instant.parse("2000-01-31T23:59:59.999Z").toEpochMilli();
+    CronExpression oracle = new CronExpression(cron);
+    oracle.setTimeZone(TimeZone.getTimeZone("UTC"));
+
+    assertThat(oracle.getTimeAfter(new Date(from)).toInstant())
+        .isEqualTo(Instant.parse("2000-03-01T00:00:00Z"));
+    assertThat(CronSchedule.parse(cron, ZoneId.of("UTC"), CronDialect.QUARTZ).nextFireAfter(from))
+        .hasValue(Instant.parse("2000-02-01T00:00:00Z").toEpochMilli());
   }
 
   private static void assertSameFires(String cron, String zoneId, long fromMs)
@@ -66,6 +85,13 @@ class QuartzDialectOracleTest {
     oracle.setTimeZone(TimeZone.getTimeZone(zoneId));
     CronSchedule kairos = CronSchedule.parse(cron, ZoneId.of(zoneId), CronDialect.QUARTZ);
 
+    // Quartz searches up to 100 years past today's year, Kairos 100 years past the instant it
+    // starts from; past Quartz's horizon only Kairos can answer.
+    long quartzHorizonMs =
+        LocalDate.of(Year.now().getValue() + 101, 1, 1)
+            .atStartOfDay(ZoneId.of(zoneId))
+            .toInstant()
+            .toEpochMilli();
     List<Long> expected = new ArrayList<>();
     List<Long> actual = new ArrayList<>();
     Date quartzAfter = new Date(fromMs);
@@ -75,8 +101,9 @@ class QuartzDialectOracleTest {
       expected.add(q == null ? null : q.getTime());
       quartzAfter = q;
       OptionalLong k = kairosAfter < 0 ? OptionalLong.empty() : kairos.nextFireAfter(kairosAfter);
-      actual.add(k.isPresent() ? k.getAsLong() : null);
-      kairosAfter = k.isPresent() ? k.getAsLong() : -1;
+      boolean seen = k.isPresent() && k.getAsLong() < quartzHorizonMs;
+      actual.add(seen ? k.getAsLong() : null);
+      kairosAfter = seen ? k.getAsLong() : -1;
     }
     Statistics.label("has a fire").collect(expected.get(0) != null);
     assertThat(actual)
