@@ -18,7 +18,9 @@
 -- fire was claimed under (scheduled fires only: an ad-hoc trigger, whose record has a 'kind',
 -- was asked for explicitly and survives a schedule change). An entry whose trigger already
 -- started or ended is dropped quietly (a re-send of it would only be reported DUPLICATE). Every
--- other entry moves to inflight:N and is returned with the job's CURRENT dispatch fields, so a
+-- other entry moves to inflight:N, its record gets 'quietSuccess' ('1' when a SUCCESS of it needs
+-- no lifecycle reaction: the job has no child jobs and is not FIXED_DELAY), and it is returned
+-- with the job's CURRENT dispatch fields, so a
 -- params-only update is honoured; an ad-hoc trigger's params override (record field 'params')
 -- replaces the job's params.
 --
@@ -58,7 +60,8 @@ for _, triggerId in ipairs(ids) do
     started = started + 1
   else
     local j = redis.call('HMGET', jobPrefix .. jobId,
-      'scheduleVersion', 'enabled', 'app', 'handler', 'params', 'routing', 'block', 'timeoutMs')
+      'scheduleVersion', 'enabled', 'app', 'handler', 'params', 'routing', 'block', 'timeoutMs',
+      'childJobIds', 'scheduleType')
     if not state then
       dropStale(triggerId, triggerKey, jobId, 'trigger record missing')
     elseif not j[1] then
@@ -70,6 +73,14 @@ for _, triggerId in ipairs(ids) do
         'schedule version ' .. tostring(t[2]) .. ' is now ' .. j[1])
     else
       redis.call('ZADD', inflight, now, triggerId)
+      -- A success of a job with no child jobs that is not FIXED_DELAY needs no lifecycle
+      -- reaction: complete_trigger says so in its event, and the lifecycle skips reading the
+      -- record and the job for it.
+      local quiet = '0'
+      if (j[9] == nil or j[9] == false or j[9] == '') and j[10] ~= 'FIXED_DELAY' then
+        quiet = '1'
+      end
+      redis.call('HSET', triggerKey, 'quietSuccess', quiet)
       local params = j[5] or ''
       if t[7] then
         params = t[7]

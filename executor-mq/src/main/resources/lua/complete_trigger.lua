@@ -24,7 +24,9 @@
 --     the scheduler's result consumer completes every result a second time, and retries)
 --   final, another executor             -> unchanged                                => NOT_OWNER
 --   record missing (expired after D, or lost in a failover) -> recreated final      => RECREATED
--- Every write appends a TRIGGER_UPDATED event and keeps the record D past the change.
+-- Every write appends a TRIGGER_UPDATED event and keeps the record D past the change. A SUCCESS
+-- whose record says quietSuccess=1 (take_due: no child jobs, not FIXED_DELAY) adds quiet=1 and
+-- the record's claimedMs and startedMs to its event, so the lifecycle need not read anything.
 --
 -- Returns, per trigger in order, {outcome, nowMs, state found ('' when missing)}.
 redis.replicate_commands()
@@ -39,15 +41,23 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 local function complete(id, job, fireArg, executor, final, message)
   local key = prefix .. id
-  local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor')
+  local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor', 'quietSuccess',
+    'claimedMs', 'startedMs')
   local state, executorFound = found[1], found[3]
   local fire = tonumber(found[2]) or tonumber(fireArg)
 
   local function event(newState, late)
-    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-      'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', job, 'state', newState,
+    local fields = {'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', job, 'state', newState,
       'fireMs', tostring(fire), 'executor', executor, 'endedMs', tostring(now),
-      'message', message, 'late', late, 'ts', tostring(now))
+      'message', message, 'late', late, 'ts', tostring(now)}
+    if newState == 'SUCCESS' and late == '0' and found[4] == '1' then
+      -- Needs no lifecycle reaction: the event carries what the lifecycle's metrics read.
+      local n = #fields
+      fields[n + 1], fields[n + 2] = 'quiet', '1'
+      fields[n + 3], fields[n + 4] = 'claimedMs', found[5] or ''
+      fields[n + 5], fields[n + 6] = 'startedMs', found[6] or ''
+    end
+    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', unpack(fields))
   end
 
   local function finish(outcome)

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 final class LifecycleMetrics {
 
   final Counter finalEvents;
+  final Counter quietEnds;
   final Counter retries;
   final Counter retriesExhausted;
   final Counter children;
@@ -41,6 +42,11 @@ final class LifecycleMetrics {
   LifecycleMetrics(MeterRegistry registry) {
     finalEvents =
         counter(registry, "kairos.lifecycle.final.events", "final-state events reacted to");
+    quietEnds =
+        counter(
+            registry,
+            "kairos.lifecycle.final.quiet",
+            "final-state events that said no reaction follows (no record or job read)");
     retries = counter(registry, "kairos.lifecycle.retries", "retry attempts submitted");
     retriesExhausted =
         counter(

@@ -73,7 +73,19 @@ final class ShardReactor {
   void react(int shard, List<StreamMessage<String, String>> messages) {
     List<FinalEvent> finals = new ArrayList<>();
     for (StreamMessage<String, String> m : messages) {
-      FinalEvent.parse(m.getBody()).ifPresent(finals::add);
+      Optional<FinalEvent> parsed = FinalEvent.parse(m.getBody());
+      if (parsed.isEmpty()) {
+        continue;
+      }
+      Optional<Map<String, String>> quiet = parsed.get().quietRecord();
+      if (quiet.isPresent()) {
+        // Nothing follows this end; its event carries what the metrics need.
+        metrics.finalEvents.increment();
+        metrics.quietEnds.increment();
+        metrics.recordStart(quiet.get());
+      } else {
+        finals.add(parsed.get());
+      }
     }
     if (finals.isEmpty()) {
       return;

@@ -25,6 +25,35 @@ class FinalEventTest {
   }
 
   @Test
+  void aQuietSuccessCarriesItsStartTimesAndOnlyASuccessIsEverQuiet() {
+    FinalEvent quiet =
+        FinalEvent.parse(
+                Map.of(
+                    "type", "TRIGGER_UPDATED",
+                    "triggerId", "j:5",
+                    "state", "SUCCESS",
+                    "fireMs", "5",
+                    "claimedMs", "3",
+                    "startedMs", "9",
+                    "late", "0",
+                    "quiet", "1"))
+            .orElseThrow();
+    assertThat(quiet.quietRecord())
+        .contains(Map.of("fireMs", "5", "claimedMs", "3", "startedMs", "9"));
+
+    FinalEvent failed =
+        FinalEvent.parse(
+                Map.of(
+                    "type", "TRIGGER_UPDATED", "triggerId", "j:5", "state", "FAIL", "quiet", "1"))
+            .orElseThrow();
+    assertThat(failed.quietRecord()).isEmpty();
+    FinalEvent loud =
+        FinalEvent.parse(Map.of("type", "TRIGGER_UPDATED", "triggerId", "j:5", "state", "SUCCESS"))
+            .orElseThrow();
+    assertThat(loud.quietRecord()).isEmpty();
+  }
+
+  @Test
   void ignoresClaimsNonFinalStatesLateResultsAndJunk() {
     assertThat(
             FinalEvent.parse(

@@ -245,6 +245,27 @@ class LifecycleWorkerIT {
   }
 
   @Test
+  void aSuccessOfAJobWithNoChildrenEndsQuietlyWithItsStartRecordedAndItsFailureIsReadInFull() {
+    startWorker("node-a");
+    JobDefinition job = create(JobDefinition.builder(newId("plain")).fixedRate(3_600_000));
+
+    runFire(job, NextDue.at(CLOCK.nowMs() + 3_600_000), TriggerState.SUCCESS);
+    await(
+        Duration.ofSeconds(30),
+        "the quiet success counted",
+        () -> counter("kairos.lifecycle.final.quiet") == 1);
+    assertThat(counter("kairos.lifecycle.final.events")).isEqualTo(1);
+    assertThat(meters.get("kairos.triggers.start.lateness").timer().count()).isEqualTo(1);
+    assertThat(meters.get("kairos.triggers.claim.to.start").timer().count()).isEqualTo(1);
+
+    runFire(job, NextDue.at(CLOCK.nowMs() + 7_200_000), TriggerState.FAIL);
+    // retryCount 0: the failure is read in full and judged final, so it raises an alarm.
+    await(Duration.ofSeconds(30), "the failure's alarm", () -> alarms.size() == 1);
+    assertThat(counter("kairos.lifecycle.final.events")).isEqualTo(2);
+    assertThat(counter("kairos.lifecycle.final.quiet")).isEqualTo(1);
+  }
+
+  @Test
   void successTriggersEachChildOnceAndAFailureTriggersNone() {
     startWorker("node-a");
     JobDefinition child = create(JobDefinition.builder(newId("child")));
@@ -269,6 +290,7 @@ class LifecycleWorkerIT {
         () -> counter("kairos.lifecycle.children.missing") == 1);
     assertThat(adhocScore(failed.child(child.id()))).isNull();
     assertThat(adhocEntriesOf(child.id())).isEqualTo(1);
+    assertThat(counter("kairos.lifecycle.final.quiet")).isZero();
 
     replayFinalEvent(ok);
     double dup = counter("kairos.lifecycle.duplicates");

@@ -325,9 +325,11 @@ public final class ClusterBench implements AutoCloseable {
         workload, row, options.warmup().toSeconds());
     Thread.sleep(options.warmup().toMillis()); // a timed phase of the run, not a wait for a state
     long from = sleepUntil(Math.floorDiv(System.currentTimeMillis(), 1000) * 1000 + 1000);
+    redis.sync().configResetstat();
     CpuMeter.Sample before = meter.sample();
     long to = sleepUntil(from + options.window().toMillis());
     CpuMeter.Sample after = meter.sample();
+    RedisCommandStats commands = RedisCommandStats.parse(redis.sync().info("commandstats"));
     CpuMeter.Usage cpu = meter.between(before, after);
     List<String> expected = new ArrayList<>();
     for (String job : ids) {
@@ -338,6 +340,7 @@ public final class ClusterBench implements AutoCloseable {
     say(
         "%s row %d: window [%d, %d) over; %d expected fires; draining (cap %d s)",
         workload, row, from, to, expected.size(), DRAIN_CAP.toSeconds());
+    say("REDIS %s row %d: %s", workload, row, commands.perFireLine(expected.size(), 8));
     StartLedger.Outcome outcome = drain(expected, to + DRAIN_CAP.toMillis());
     Map<String, List<StartLedger.Start>> logged = StartLedger.readLogs(cluster.executors());
     long startsInWindow =
