@@ -55,6 +55,9 @@ public final class LifecycleWorker implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(LifecycleWorker.class);
 
+  /** After a round with entries but no full batch, pause a fifth of the poll interval. */
+  private static final long BUSY_PAUSE_DIVISOR = 5;
+
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
   private final KairosRedis redis;
   private final RedisKeys keys;
@@ -68,6 +71,7 @@ public final class LifecycleWorker implements AutoCloseable {
   // Only the worker thread touches these.
   private final boolean[] readOwnPending;
   private long nextClaimAtNanos;
+  private boolean lastRoundFilledABatch;
 
   public LifecycleWorker(
       KairosRedis redis,
@@ -146,8 +150,13 @@ public final class LifecycleWorker implements AutoCloseable {
         keys.shards());
     while (state.get() == State.STARTED && !Thread.currentThread().isInterrupted()) {
       try {
-        if (round() == 0) {
+        int handled = round();
+        if (handled == 0) {
           Thread.sleep(config.pollInterval().toMillis());
+        } else if (!lastRoundFilledABatch) {
+          // Traffic but no backlog: a short pause lets each shard's next read carry a batch
+          // instead of re-reading every shard for one or two entries at once.
+          Thread.sleep(Math.max(1, config.pollInterval().toMillis() / BUSY_PAUSE_DIVISOR));
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -184,8 +193,12 @@ public final class LifecycleWorker implements AutoCloseable {
               .toCompletableFuture());
     }
     int handled = 0;
+    lastRoundFilledABatch = false;
     for (int s = 0; s < reads.size(); s++) {
       List<StreamMessage<String, String>> messages = read(s, reads.get(s));
+      if (messages.size() >= config.batchSize()) {
+        lastRoundFilledABatch = true;
+      }
       if (messages.isEmpty()) {
         if (readOwnPending[s]) {
           readOwnPending[s] = false;

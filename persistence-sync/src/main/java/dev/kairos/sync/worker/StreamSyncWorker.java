@@ -44,6 +44,9 @@ public final class StreamSyncWorker implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StreamSyncWorker.class);
 
+  /** After a round with entries but no full batch, pause a fifth of the poll interval. */
+  private static final long BUSY_PAUSE_DIVISOR = 5;
+
   enum State {
     LATENT,
     STARTED,
@@ -69,6 +72,7 @@ public final class StreamSyncWorker implements AutoCloseable {
   private int shards;
   private boolean[] readOwnPending = new boolean[0];
   private int nextShard;
+  private boolean lastRoundFilledABatch;
   private long nextClaimAtMs;
   private long nextTrimAtMs;
 
@@ -139,6 +143,10 @@ public final class StreamSyncWorker implements AutoCloseable {
         backoff.reset();
         if (!busy) {
           Thread.sleep(config.pollInterval().toMillis());
+        } else if (!lastRoundFilledABatch) {
+          // Traffic but no backlog: a short pause lets the next round write a batch in one
+          // transaction instead of re-reading every shard for one or two entries at once.
+          Thread.sleep(Math.max(1, config.pollInterval().toMillis() / BUSY_PAUSE_DIVISOR));
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -284,12 +292,16 @@ public final class StreamSyncWorker implements AutoCloseable {
     Map<Integer, List<String>> idsByShard = new LinkedHashMap<>();
     List<SyncEvent> events = new ArrayList<>();
     int first = nextShard;
+    lastRoundFilledABatch = false;
     for (int k = 0; k < shards && events.size() < config.maxEventsPerRound(); k++) {
       int s = (first + k) % shards;
       nextShard = (s + 1) % shards;
       List<StreamMessage<String, String>> messages = read(s);
       if (messages.isEmpty()) {
         continue;
+      }
+      if (messages.size() >= config.batchSize()) {
+        lastRoundFilledABatch = true;
       }
       List<String> ids = new ArrayList<>(messages.size());
       for (StreamMessage<String, String> m : messages) {
@@ -310,6 +322,9 @@ public final class StreamSyncWorker implements AutoCloseable {
     }
     if (events.isEmpty()) {
       return 0;
+    }
+    if (events.size() >= config.maxEventsPerRound()) {
+      lastRoundFilledABatch = true;
     }
     faults.afterRead(events);
     store.apply(events);
