@@ -27,6 +27,7 @@
 -- Every write appends a TRIGGER_UPDATED event and keeps the record D past the change. A SUCCESS
 -- whose record says quietSuccess=1 (take_due: no child jobs, not FIXED_DELAY) adds quiet=1 and
 -- the record's claimedMs and startedMs to its event, so the lifecycle need not read anything.
+-- A final event carries the record's dispatchedMs when it has one.
 --
 -- Returns, per trigger in order, {outcome, nowMs, state found ('' when missing)}.
 redis.replicate_commands()
@@ -42,7 +43,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local function complete(id, job, fireArg, executor, final, message)
   local key = prefix .. id
   local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor', 'quietSuccess',
-    'claimedMs', 'startedMs')
+    'claimedMs', 'startedMs', 'dispatchedMs')
   local state, executorFound = found[1], found[3]
   local fire = tonumber(found[2]) or tonumber(fireArg)
 
@@ -50,6 +51,11 @@ local function complete(id, job, fireArg, executor, final, message)
     local fields = {'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', job, 'state', newState,
       'fireMs', tostring(fire), 'executor', executor, 'endedMs', tostring(now),
       'message', message, 'late', late, 'ts', tostring(now)}
+    if late == '0' and found[7] then
+      -- The node records most dispatch times after the start (its acks are grouped), with no
+      -- event of their own: the end carries it to the history.
+      fields[#fields + 1], fields[#fields + 2] = 'dispatchedMs', found[7]
+    end
     if newState == 'SUCCESS' and late == '0' and found[4] == '1' then
       -- Needs no lifecycle reaction: the event carries what the lifecycle's metrics read.
       local n = #fields

@@ -15,7 +15,9 @@ import io.lettuce.core.models.stream.ClaimedMessages;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -70,6 +72,7 @@ public final class LifecycleWorker implements AutoCloseable {
 
   // Only the worker thread touches these.
   private final boolean[] readOwnPending;
+  private final Map<String, Integer> shardOfStream;
   private long nextClaimAtNanos;
   private boolean lastRoundFilledABatch;
 
@@ -100,6 +103,11 @@ public final class LifecycleWorker implements AutoCloseable {
         new JobTriggerIndexer(redis, config.triggerIndexSize(), config.triggerRetention(), metrics);
     this.me = Consumer.from(config.group(), config.consumer());
     this.readOwnPending = new boolean[keys.shards()];
+    Map<String, Integer> streams = new HashMap<>();
+    for (int s = 0; s < keys.shards(); s++) {
+      streams.put(RedisKeys.events(s), s);
+    }
+    this.shardOfStream = Map.copyOf(streams);
     this.nextClaimAtNanos = System.nanoTime(); // the first round looks for idle entries
     // A restarted node under the same consumer name first finishes what it had read.
     Arrays.fill(readOwnPending, true);
@@ -180,22 +188,12 @@ public final class LifecycleWorker implements AutoCloseable {
       claimIdle();
       nextClaimAtNanos = System.nanoTime() + config.claimInterval().toNanos();
     }
-    List<CompletableFuture<List<StreamMessage<String, String>>>> reads =
-        new ArrayList<>(keys.shards());
-    for (int s = 0; s < keys.shards(); s++) {
-      reads.add(
-          redis
-              .async()
-              .xreadgroup(
-                  me,
-                  XReadArgs.Builder.count(config.batchSize()),
-                  XReadArgs.StreamOffset.from(RedisKeys.events(s), readOwnPending[s] ? "0" : ">"))
-              .toCompletableFuture());
-    }
+    List<List<StreamMessage<String, String>>> reads =
+        redis.isCluster() ? readEachShard() : readAllShardsAtOnce();
     int handled = 0;
     lastRoundFilledABatch = false;
     for (int s = 0; s < reads.size(); s++) {
-      List<StreamMessage<String, String>> messages = read(s, reads.get(s));
+      List<StreamMessage<String, String>> messages = reads.get(s);
       if (messages.size() >= config.batchSize()) {
         lastRoundFilledABatch = true;
       }
@@ -219,6 +217,73 @@ public final class LifecycleWorker implements AutoCloseable {
       handled += messages.size();
     }
     return handled;
+  }
+
+  /** Redis Cluster: one read per shard (their streams live in different slots), all in flight. */
+  private List<List<StreamMessage<String, String>>> readEachShard() {
+    List<CompletableFuture<List<StreamMessage<String, String>>>> reads =
+        new ArrayList<>(keys.shards());
+    for (int s = 0; s < keys.shards(); s++) {
+      reads.add(
+          redis
+              .async()
+              .xreadgroup(
+                  me,
+                  XReadArgs.Builder.count(config.batchSize()),
+                  XReadArgs.StreamOffset.from(RedisKeys.events(s), readOwnPending[s] ? "0" : ">"))
+              .toCompletableFuture());
+    }
+    List<List<StreamMessage<String, String>>> perShard = new ArrayList<>(reads.size());
+    for (int s = 0; s < reads.size(); s++) {
+      perShard.add(read(s, reads.get(s)));
+    }
+    return perShard;
+  }
+
+  /**
+   * One Redis server holds every shard: one XREADGROUP over all the streams, so a round costs one
+   * command instead of one per shard whatever the traffic.
+   */
+  @SuppressWarnings("unchecked")
+  private List<List<StreamMessage<String, String>>> readAllShardsAtOnce() {
+    XReadArgs.StreamOffset<String>[] offsets = new XReadArgs.StreamOffset[keys.shards()];
+    for (int s = 0; s < offsets.length; s++) {
+      offsets[s] =
+          XReadArgs.StreamOffset.from(RedisKeys.events(s), readOwnPending[s] ? "0" : ">");
+    }
+    List<List<StreamMessage<String, String>>> perShard = new ArrayList<>(offsets.length);
+    for (int s = 0; s < offsets.length; s++) {
+      perShard.add(new ArrayList<>());
+    }
+    List<StreamMessage<String, String>> all;
+    try {
+      all =
+          redis
+              .async()
+              .xreadgroup(me, XReadArgs.Builder.count(config.batchSize()), offsets)
+              .get(config.redisTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return perShard;
+    } catch (Exception e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (isNoGroup(cause)) {
+        // Some stream was flushed (e.g. Redis lost its data): recreate the groups, move on.
+        log.warn("consumer group {} missing on some shard; recreating them", config.group());
+        for (int s = 0; s < offsets.length; s++) {
+          ensureGroup(s);
+        }
+        return perShard;
+      }
+      throw new IllegalStateException("cannot read the shards' events", cause);
+    }
+    for (StreamMessage<String, String> m : all) {
+      Integer shard = shardOfStream.get(m.getStream());
+      if (shard != null) {
+        perShard.get(shard).add(m);
+      }
+    }
+    return perShard;
   }
 
   private List<StreamMessage<String, String>> read(

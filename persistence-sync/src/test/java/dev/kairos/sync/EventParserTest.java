@@ -62,6 +62,28 @@ class EventParserTest {
   }
 
   @Test
+  void anEndCarriesTheDispatchAndStartTimesItsRecordHas() {
+    var end =
+        (SyncEvent.TriggerChange)
+            parser.parse(
+                3,
+                "12-0",
+                Map.of(
+                    "type", "TRIGGER_UPDATED",
+                    "triggerId", "j:5",
+                    "jobId", "j",
+                    "state", "SUCCESS",
+                    "endedMs", "30",
+                    "dispatchedMs", "14",
+                    "startedMs", "12",
+                    "late", "0",
+                    "ts", "30"));
+    assertThat(end.endedMs()).isEqualTo(30);
+    assertThat(end.dispatchedMs()).isEqualTo(14);
+    assertThat(end.startedMs()).isEqualTo(12);
+  }
+
+  @Test
   void aLateResultNeverChangesStateEndOrMessage() {
     var late =
         (SyncEvent.TriggerChange)

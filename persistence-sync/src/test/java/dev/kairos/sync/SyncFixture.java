@@ -6,6 +6,7 @@ import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedPostgreSql;
+import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.sync.store.SyncStore;
 import dev.kairos.sync.worker.SchemaMigrator;
@@ -23,14 +24,14 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * A clean Redis Cluster (every master flushed, shard count set) and a clean PostgreSQL database
- * (public schema dropped) for one test; closes what it opened in reverse order.
+ * A clean Redis (a Cluster with every master flushed, or one flushed server; shard count set) and
+ * a clean PostgreSQL database (public schema dropped) for one test; closes what it opened in
+ * reverse order.
  */
 final class SyncFixture implements AutoCloseable {
 
   static final int SHARDS = 8;
 
-  final EmbeddedRedisCluster cluster;
   final EmbeddedPostgreSql pg;
   final KairosRedis redis;
   final HikariDataSource dataSource;
@@ -38,12 +39,16 @@ final class SyncFixture implements AutoCloseable {
   private final List<AutoCloseable> workers = new ArrayList<>();
 
   SyncFixture(EmbeddedRedisCluster cluster, EmbeddedPostgreSql pg) {
-    this.cluster = cluster;
+    this(flushed(cluster), pg);
+  }
+
+  SyncFixture(EmbeddedRedis server, EmbeddedPostgreSql pg) {
+    this(flushed(server), pg);
+  }
+
+  private SyncFixture(KairosRedis redis, EmbeddedPostgreSql pg) {
     this.pg = pg;
-    for (int i = 0; i < cluster.size(); i++) {
-      cluster.flushNode(i);
-    }
-    this.redis = KairosRedis.connect(cluster.uris(), true, Duration.ofSeconds(5));
+    this.redis = redis;
     ClusterMetadata.initialise(redis, SHARDS);
     this.dataSource = dataSource(pg);
     try (Connection c = pg.connect();
@@ -53,6 +58,19 @@ final class SyncFixture implements AutoCloseable {
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static KairosRedis flushed(EmbeddedRedisCluster cluster) {
+    for (int i = 0; i < cluster.size(); i++) {
+      cluster.flushNode(i);
+    }
+    return KairosRedis.connect(cluster.uris(), true, Duration.ofSeconds(5));
+  }
+
+  private static KairosRedis flushed(EmbeddedRedis server) {
+    KairosRedis redis = KairosRedis.connect(List.of(server.uri()), false, Duration.ofSeconds(5));
+    redis.sync().flushall();
+    return redis;
   }
 
   static HikariDataSource dataSource(EmbeddedPostgreSql pg) {

@@ -39,7 +39,7 @@ public final class NodeWheelStore {
       LuaScript.load(NodeWheelStore.class, "record_no_executor");
 
   /** Most acks in one script call: bounds the time one call holds Redis (~5 µs per ack). */
-  static final int MAX_ACK_GROUP = 256;
+  public static final int MAX_ACK_GROUP = 256;
 
   /** Ack calls of one shard in flight at once: two keep the pipeline busy while one answers. */
   static final int ACK_CALLS_PER_SHARD = 2;
@@ -54,7 +54,7 @@ public final class NodeWheelStore {
   private final Counter staleDrops;
   private final Counter requeued;
   private final BroadcastShards broadcastShards;
-  private final Coalescer<Integer, Ack, Boolean> acks =
+  private final Coalescer<Integer, DispatchAck, Boolean> acks =
       new Coalescer<>(this::ackGroup, MAX_ACK_GROUP, ACK_CALLS_PER_SHARD);
 
   public NodeWheelStore(
@@ -84,6 +84,11 @@ public final class NodeWheelStore {
 
   public String node() {
     return node;
+  }
+
+  /** The cluster's shard count. */
+  public int shards() {
+    return keys.shards();
   }
 
   /** The shard records of this node's SHARDING_BROADCAST triggers. */
@@ -193,23 +198,54 @@ public final class NodeWheelStore {
    */
   public CompletionStage<Boolean> ackDispatchedAsync(
       int shard, String triggerId, String slot, long nowMs) {
-    return acks.submit(shard, new Ack(triggerId, slot, nowMs));
+    return acks.submit(shard, new DispatchAck(triggerId, slot, nowMs));
   }
 
-  /** One broker acknowledgement waiting to be recorded. */
-  private record Ack(String triggerId, String slot, long nowMs) {}
+  /**
+   * Records a group of broker acknowledgements of one shard with one script call, at once (the
+   * caller grouped them). Answers, per ack in order, whether the entry was in this node's inflight
+   * set (false: the leader moved it to another node).
+   */
+  public CompletionStage<List<Boolean>> ackDispatchedGroupAsync(
+      int shard, List<DispatchAck> group) {
+    if (group.size() <= MAX_ACK_GROUP) {
+      return ackGroup(shard, group);
+    }
+    List<CompletableFuture<List<Boolean>>> parts = new ArrayList<>();
+    for (int from = 0; from < group.size(); from += MAX_ACK_GROUP) {
+      parts.add(
+          ackGroup(shard, group.subList(from, Math.min(group.size(), from + MAX_ACK_GROUP)))
+              .toCompletableFuture());
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+        .thenApply(
+            done -> {
+              List<Boolean> all = new ArrayList<>(group.size());
+              parts.forEach(p -> all.addAll(p.join()));
+              return all;
+            });
+  }
 
-  private CompletionStage<List<Boolean>> ackGroup(int shard, List<Ack> group) {
+  /**
+   * One broker acknowledgement to record.
+   *
+   * @param slot the executor slot the message was routed to ("" when not known)
+   * @param ackedMs cluster time the broker acknowledged it: the record's dispatchedMs
+   */
+  public record DispatchAck(String triggerId, String slot, long ackedMs) {}
+
+  private CompletionStage<List<Boolean>> ackGroup(int shard, List<DispatchAck> group) {
     String[] scriptKeys = {
       RedisKeys.inflight(shard, node), RedisKeys.events(shard), RedisKeys.openTriggers(shard)
     };
     long now = 0;
-    String[] args = new String[3 + 2 * group.size()];
+    String[] args = new String[3 + 3 * group.size()];
     for (int i = 0; i < group.size(); i++) {
-      Ack ack = group.get(i);
-      now = Math.max(now, ack.nowMs());
-      args[3 + 2 * i] = ack.triggerId();
-      args[4 + 2 * i] = ack.slot();
+      DispatchAck ack = group.get(i);
+      now = Math.max(now, ack.ackedMs());
+      args[3 + 3 * i] = ack.triggerId();
+      args[4 + 3 * i] = ack.slot();
+      args[5 + 3 * i] = Long.toString(ack.ackedMs());
     }
     args[0] = Long.toString(now);
     args[1] = Long.toString(eventsMaxLen);

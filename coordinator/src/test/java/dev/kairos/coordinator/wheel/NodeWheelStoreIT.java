@@ -97,6 +97,23 @@ class NodeWheelStoreIT {
                 1));
     assertThat(fx.wheel("node-a")).containsOnlyKeys("p:" + (T0 + 9_000));
     assertThat(fx.inflight("node-a")).containsExactly("p:" + T0);
+    assertThat(fx.trigger("p:" + T0)).containsEntry("quietSuccess", "1");
+  }
+
+  @Test
+  void takeDueMarksWhetherASuccessNeedsALifecycleReaction() {
+    JobDefinition parent = job("parent").toBuilder().childJobIds(List.of("p")).build();
+    fx.putJob(parent, T0);
+    Claims.claim(fx, 1, parent, T0, T0, "node-a");
+    JobDefinition delay = job("delay").toBuilder().fixedDelay(5_000).build();
+    fx.putJob(delay, T0);
+    Claims.claim(fx, 1, delay, T0, T0, "node-a");
+
+    nodeA.takeDue(shard("parent"), T0, 100, T0);
+    nodeA.takeDue(shard("delay"), T0, 100, T0);
+
+    assertThat(fx.trigger("parent:" + T0)).containsEntry("quietSuccess", "0");
+    assertThat(fx.trigger("delay:" + T0)).containsEntry("quietSuccess", "0");
   }
 
   @Test

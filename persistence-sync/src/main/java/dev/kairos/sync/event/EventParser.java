@@ -78,7 +78,14 @@ public final class EventParser {
         case CLAIMED -> claimed = at;
         case DISPATCHED -> dispatched = at;
         case RUNNING -> started = at;
-        default -> ended = number(body, TriggerFields.ENDED_MS, at);
+        default -> {
+          ended = number(body, TriggerFields.ENDED_MS, at);
+          // An end may carry earlier times its own events did not (the node records most dispatch
+          // times after the start, with no event); the history keeps the first value seen.
+          dispatched = number(body, TriggerFields.DISPATCHED_MS, null);
+          started = number(body, TriggerFields.STARTED_MS, null);
+          claimed = number(body, TriggerFields.CLAIMED_MS, null);
+        }
       }
     }
     String attempt = body.get(TriggerFields.ATTEMPT);

@@ -293,14 +293,19 @@ public final class StreamSyncWorker implements AutoCloseable {
     List<SyncEvent> events = new ArrayList<>();
     int first = nextShard;
     lastRoundFilledABatch = false;
+    // One server holds every shard: one read over all of them instead of one per shard.
+    List<List<StreamMessage<String, String>>> readAtOnce =
+        redis.isCluster() ? null : readAllShards();
+    int batch = readAtOnce == null ? config.batchSize() : allShardsCount();
     for (int k = 0; k < shards && events.size() < config.maxEventsPerRound(); k++) {
       int s = (first + k) % shards;
       nextShard = (s + 1) % shards;
-      List<StreamMessage<String, String>> messages = read(s);
+      List<StreamMessage<String, String>> messages =
+          readAtOnce == null ? read(s) : readAtOnce.get(s);
       if (messages.isEmpty()) {
         continue;
       }
-      if (messages.size() >= config.batchSize()) {
+      if (messages.size() >= batch) {
         lastRoundFilledABatch = true;
       }
       List<String> ids = new ArrayList<>(messages.size());
@@ -320,6 +325,13 @@ public final class StreamSyncWorker implements AutoCloseable {
       }
       idsByShard.put(s, ids);
     }
+    if (readAtOnce != null) {
+      for (int s = 0; s < shards; s++) {
+        if (!readAtOnce.get(s).isEmpty() && !idsByShard.containsKey(s)) {
+          readOwnPending[s] = true; // delivered to this consumer, not reached: read it again
+        }
+      }
+    }
     if (events.isEmpty()) {
       return 0;
     }
@@ -335,6 +347,55 @@ public final class StreamSyncWorker implements AutoCloseable {
             redis.sync().xack(RedisKeys.events(s), config.group(), ids.toArray(String[]::new)));
     metrics.applied(events.size());
     return events.size();
+  }
+
+  /** Entries per shard of a read over all shards: together at most a round's worth. */
+  private int allShardsCount() {
+    return Math.max(1, Math.min(config.batchSize(), config.maxEventsPerRound() / shards));
+  }
+
+  /**
+   * Every shard's entries with one XREADGROUP (one Redis server only: in a Redis Cluster the
+   * streams live in different slots). A shard read in the round and not reached by it (the round
+   * filled up first) stays pending to this consumer and is read again from its start.
+   */
+  @SuppressWarnings("unchecked")
+  private List<List<StreamMessage<String, String>>> readAllShards() {
+    XReadArgs.StreamOffset<String>[] offsets = new XReadArgs.StreamOffset[shards];
+    for (int s = 0; s < shards; s++) {
+      offsets[s] = XReadArgs.StreamOffset.from(RedisKeys.events(s), readOwnPending[s] ? "0" : ">");
+    }
+    List<List<StreamMessage<String, String>>> perShard = new ArrayList<>(shards);
+    for (int s = 0; s < shards; s++) {
+      perShard.add(new ArrayList<>());
+    }
+    List<StreamMessage<String, String>> all;
+    try {
+      all = redis.sync().xreadgroup(me, XReadArgs.Builder.count(allShardsCount()), offsets);
+    } catch (RuntimeException e) {
+      if (StreamGroups.isNoGroup(e)) {
+        log.warn("consumer group {} missing on some shard; recreating them", config.group());
+        for (int s = 0; s < shards; s++) {
+          groups.ensure(s);
+        }
+        return perShard;
+      }
+      throw e;
+    }
+    for (StreamMessage<String, String> m : all) {
+      perShard.get(shardOfStream(m.getStream())).add(m);
+    }
+    for (int s = 0; s < shards; s++) {
+      if (readOwnPending[s] && perShard.get(s).isEmpty()) {
+        readOwnPending[s] = false;
+      }
+    }
+    return perShard;
+  }
+
+  private static int shardOfStream(String stream) {
+    // kairos:{<shard>}:events
+    return Integer.parseInt(stream.substring(stream.indexOf('{') + 1, stream.indexOf('}')));
   }
 
   private List<StreamMessage<String, String>> read(int shard) {

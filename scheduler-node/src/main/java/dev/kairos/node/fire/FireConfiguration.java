@@ -131,7 +131,8 @@ class FireConfiguration {
             fire.getInflightSweepInterval(),
             fire.getInflightResendAfter(),
             fire.getMaxUnackedSends(),
-            fire.getNoExecutorGrace());
+            fire.getNoExecutorGrace(),
+            fire.getAckLinger());
     NodeFirePath path =
         new NodeFirePath(
             store,

@@ -18,6 +18,9 @@ import java.util.Objects;
  * @param noExecutorGrace how long a trigger that finds no live executor slot waits for one (checked
  *     every second) before it ends NO_EXECUTOR; shorter than {@code resendAfter}, so the inflight
  *     sweeper never re-sends a trigger that is still waiting
+ * @param ackLinger how long a broker acknowledgement waits for others of its shard before they are
+ *     recorded together ({@link DeferredAcks}); zero records each at once; below {@code
+ *     resendAfter}
  */
 public record FirePathSettings(
     int batchSize,
@@ -29,7 +32,8 @@ public record FirePathSettings(
     Duration sweepInterval,
     Duration resendAfter,
     int maxUnackedSends,
-    Duration noExecutorGrace) {
+    Duration noExecutorGrace,
+    Duration ackLinger) {
 
   /** Most entries read per shard by one reconcile, and moved per shard by one take or sweep. */
   public static final int PER_SHARD_LIMIT = 10_000;
@@ -45,6 +49,43 @@ public record FirePathSettings(
    * node restart (leases renew every 3 s) and stays below the default re-send delay (10 s).
    */
   public static final Duration DEFAULT_NO_EXECUTOR_GRACE = Duration.ofSeconds(8);
+
+  /**
+   * Default ack linger: with fires spread over 64 shards, half a second lets one script call record
+   * several acks of a shard at a few hundred fires a second per node.
+   */
+  public static final Duration DEFAULT_ACK_LINGER = Duration.ofMillis(500);
+
+  /** Settings with the default ack linger (capped at a quarter of {@code resendAfter}). */
+  public FirePathSettings(
+      int batchSize,
+      int dispatchThreads,
+      int ackThreads,
+      int maxPending,
+      Duration preRead,
+      Duration reconcileInterval,
+      Duration sweepInterval,
+      Duration resendAfter,
+      int maxUnackedSends,
+      Duration noExecutorGrace) {
+    this(
+        batchSize,
+        dispatchThreads,
+        ackThreads,
+        maxPending,
+        preRead,
+        reconcileInterval,
+        sweepInterval,
+        resendAfter,
+        maxUnackedSends,
+        noExecutorGrace,
+        defaultLinger(resendAfter));
+  }
+
+  private static Duration defaultLinger(Duration resendAfter) {
+    Duration quarter = resendAfter.dividedBy(4);
+    return DEFAULT_ACK_LINGER.compareTo(quarter) < 0 ? DEFAULT_ACK_LINGER : quarter;
+  }
 
   /** Settings with the default no-executor grace (capped below {@code resendAfter}). */
   public FirePathSettings(
@@ -103,6 +144,15 @@ public record FirePathSettings(
     Objects.requireNonNull(sweepInterval, "sweepInterval");
     Objects.requireNonNull(resendAfter, "resendAfter");
     Objects.requireNonNull(noExecutorGrace, "noExecutorGrace");
+    Objects.requireNonNull(ackLinger, "ackLinger");
+    if (ackLinger.isNegative() || ackLinger.compareTo(resendAfter) >= 0) {
+      throw new IllegalArgumentException(
+          "ackLinger ("
+              + ackLinger
+              + ") must be >= 0 and shorter than the inflight re-send delay ("
+              + resendAfter
+              + ")");
+    }
     if (noExecutorGrace.isNegative() || noExecutorGrace.compareTo(resendAfter) >= 0) {
       throw new IllegalArgumentException(
           "noExecutorGrace ("

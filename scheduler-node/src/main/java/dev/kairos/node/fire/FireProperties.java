@@ -87,6 +87,20 @@ public class FireProperties {
    */
   @NotNull private Duration noExecutorGrace = FirePathSettings.DEFAULT_NO_EXECUTOR_GRACE;
 
+  /**
+   * How long a broker acknowledgement waits for others of its shard before they are recorded in one
+   * script call; 0 records each at once. Below {@code inflight-resend-after}.
+   */
+  @NotNull private Duration ackLinger = FirePathSettings.DEFAULT_ACK_LINGER;
+
+  public Duration getAckLinger() {
+    return ackLinger;
+  }
+
+  public void setAckLinger(Duration ackLinger) {
+    this.ackLinger = ackLinger;
+  }
+
   public Duration getNoExecutorGrace() {
     return noExecutorGrace;
   }

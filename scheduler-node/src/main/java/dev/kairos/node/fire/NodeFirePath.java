@@ -66,6 +66,7 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   private final FireMeters meters;
   private final TriggerDispatcher dispatcher;
   private final SendWindow window;
+  private final DeferredAcks deferredAcks;
   private final TimingWheel<Integer> wheel;
   private final WheelTicker<Integer> ticker;
   private final ThreadPoolExecutor dispatchExecutor;
@@ -97,6 +98,15 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
             FirePathSettings.QUEUE_CAPACITY,
             settings.resendAfter().toNanos(),
             System::nanoTime);
+    this.deferredAcks =
+        settings.ackLinger().isZero()
+            ? null
+            : new DeferredAcks(
+                store,
+                store.shards(),
+                settings.ackLinger().toMillis(),
+                NodeWheelStore.MAX_ACK_GROUP,
+                loops);
     this.dispatcher =
         new TriggerDispatcher(
             store,
@@ -110,7 +120,8 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
             loops,
             meters,
             window,
-            settings.noExecutorGrace().toMillis());
+            settings.noExecutorGrace().toMillis(),
+            deferredAcks);
     this.wheel = new TimingWheel<>(clock.nowMs(), settings.maxPending());
     this.ticker =
         WheelTicker.withAsyncConsumer(
@@ -291,6 +302,11 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
     State previous = state.getAndSet(State.CLOSED);
     if (previous == State.CLOSED) {
       return;
+    }
+    if (deferredAcks != null) {
+      // Best effort: an ack not recorded leaves its trigger inflight, sent again by whoever
+      // takes this node's entries (the executor reports the copy DUPLICATE).
+      deferredAcks.close();
     }
     loops.shutdownNow();
     ticker.close();

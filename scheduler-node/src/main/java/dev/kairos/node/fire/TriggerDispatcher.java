@@ -2,12 +2,14 @@ package dev.kairos.node.fire;
 
 import dev.kairos.coordinator.wheel.DueTrigger;
 import dev.kairos.coordinator.wheel.NodeWheelStore;
+import dev.kairos.coordinator.wheel.NodeWheelStore.DispatchAck;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.mq.contract.MessageCodec;
 import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.node.route.Route;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -59,6 +61,9 @@ final class TriggerDispatcher {
   private final BroadcastDispatcher broadcasts;
   private final long noExecutorGraceMs;
 
+  /** Null: each ack is recorded at once. */
+  private final DeferredAcks deferredAcks;
+
   TriggerDispatcher(
       NodeWheelStore store,
       SlotRouter router,
@@ -71,7 +76,8 @@ final class TriggerDispatcher {
       ScheduledExecutorService retryTimer,
       FireMeters meters,
       SendWindow window,
-      long noExecutorGraceMs) {
+      long noExecutorGraceMs,
+      DeferredAcks deferredAcks) {
     this.store = store;
     this.router = router;
     this.topics = topics;
@@ -84,6 +90,7 @@ final class TriggerDispatcher {
     this.meters = meters;
     this.window = window;
     this.noExecutorGraceMs = noExecutorGraceMs;
+    this.deferredAcks = deferredAcks;
     this.broadcasts =
         new BroadcastDispatcher(store, router, sender, clock, term, ackExecutor, meters);
   }
@@ -280,15 +287,22 @@ final class TriggerDispatcher {
   }
 
   /**
-   * Called on a broker callback thread: records DISPATCHED with a pipelined, non-blocking script
-   * call (no thread waits a round trip per fire); its outcome is counted on an ack thread.
+   * Called on a broker callback thread: records DISPATCHED with a non-blocking script call, grouped
+   * with the shard's other acks ({@link DeferredAcks}) unless the linger is zero; no thread waits a
+   * round trip per fire. Its outcome is counted on an ack thread.
    */
   private void acknowledge(DueTrigger trigger, int slot) {
     try {
-      store
-          .ackDispatchedAsync(
-              trigger.shard(), trigger.triggerId(), Integer.toString(slot), clock.nowMs())
-          .whenCompleteAsync((removed, failure) -> acked(trigger, removed, failure), ackExecutor);
+      long now = clock.nowMs();
+      CompletionStage<Boolean> recorded =
+          deferredAcks == null
+              ? store.ackDispatchedAsync(
+                  trigger.shard(), trigger.triggerId(), Integer.toString(slot), now)
+              : deferredAcks.add(
+                  trigger.shard(),
+                  new DispatchAck(trigger.triggerId(), Integer.toString(slot), now));
+      recorded.whenCompleteAsync(
+          (removed, failure) -> acked(trigger, removed, failure), ackExecutor);
     } catch (RuntimeException e) {
       acked(trigger, null, e);
     }
