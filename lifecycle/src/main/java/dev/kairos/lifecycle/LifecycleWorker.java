@@ -248,8 +248,7 @@ public final class LifecycleWorker implements AutoCloseable {
   private List<List<StreamMessage<String, String>>> readAllShardsAtOnce() {
     XReadArgs.StreamOffset<String>[] offsets = new XReadArgs.StreamOffset[keys.shards()];
     for (int s = 0; s < offsets.length; s++) {
-      offsets[s] =
-          XReadArgs.StreamOffset.from(RedisKeys.events(s), readOwnPending[s] ? "0" : ">");
+      offsets[s] = XReadArgs.StreamOffset.from(RedisKeys.events(s), readOwnPending[s] ? "0" : ">");
     }
     List<List<StreamMessage<String, String>>> perShard = new ArrayList<>(offsets.length);
     for (int s = 0; s < offsets.length; s++) {

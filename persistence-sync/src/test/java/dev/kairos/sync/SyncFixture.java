@@ -24,9 +24,9 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * A clean Redis (a Cluster with every master flushed, or one flushed server; shard count set) and
- * a clean PostgreSQL database (public schema dropped) for one test; closes what it opened in
- * reverse order.
+ * A clean Redis (a Cluster with every master flushed, or one flushed server; shard count set) and a
+ * clean PostgreSQL database (public schema dropped) for one test; closes what it opened in reverse
+ * order.
  */
 final class SyncFixture implements AutoCloseable {
 
