@@ -5,6 +5,7 @@ import dev.kairos.core.model.JobId;
 import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.redis.JobFields;
 import dev.kairos.core.schedule.InvalidScheduleException;
+import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
@@ -84,8 +85,12 @@ public final class JobValidator {
     }
     try {
       // With an unknown zone the spec is still checked (in UTC) so both problems are reported.
-      Schedules.parse(
-          job.scheduleType(), job.scheduleSpec(), zone, job.cronDialect(), job.createdMs());
+      Schedule schedule =
+          Schedules.parse(
+              job.scheduleType(), job.scheduleSpec(), zone, job.cronDialect(), job.createdMs());
+      // A cron must fire after the job is saved: its creation, or this update.
+      ScheduleBounds.problem(schedule, Math.max(job.createdMs(), job.updatedMs()))
+          .ifPresent(p -> problems.add(new ValidationProblem(JobFields.SCHEDULE, p)));
     } catch (InvalidScheduleException e) {
       problems.add(new ValidationProblem(JobFields.SCHEDULE, e.getMessage()));
     }
@@ -197,7 +202,7 @@ public final class JobValidator {
   }
 
   /** Keeps error messages bounded when someone submits a megabyte of junk as an id. */
-  private static String abbreviate(String text) {
+  static String abbreviate(String text) {
     return text.length() <= 80 ? text : text.substring(0, 77) + "...";
   }
 }

@@ -7,6 +7,7 @@ import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.model.ScheduleType;
+import dev.kairos.core.schedule.CronDialect;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +34,7 @@ class JobValidatorTest {
   void acceptsAValidJobOfEveryScheduleType() {
     assertThat(validator.validate(valid().build())).isEmpty();
     assertThat(validator.validate(valid().fixedRate(1_000).build())).isEmpty();
-    assertThat(validator.validate(valid().fixedDelay(1).build())).isEmpty();
+    assertThat(validator.validate(valid().fixedDelay(100).build())).isEmpty();
     assertThat(validator.validate(valid().oneShot(1_700_000_000_000L).build())).isEmpty();
     assertThat(validator.validate(valid().schedule(ScheduleType.API, "").build())).isEmpty();
   }
@@ -104,6 +105,45 @@ class JobValidatorTest {
   void rejectsNonPositiveIntervals() {
     assertThat(fieldsOf(valid().fixedRate(0).build())).containsExactly("schedule");
     assertThat(fieldsOf(valid().fixedDelay(-1_000).build())).containsExactly("schedule");
+  }
+
+  @Test
+  void intervalsAreBoundedFromATenthOfASecondToTenYears() {
+    assertThat(fieldsOf(valid().fixedRate(1).build())).containsExactly("schedule");
+    assertThat(fieldsOf(valid().fixedDelay(99).build())).containsExactly("schedule");
+    assertThat(fieldsOf(valid().fixedRate(ScheduleBounds.MIN_INTERVAL_MS).build())).isEmpty();
+    assertThat(fieldsOf(valid().fixedDelay(ScheduleBounds.MAX_INTERVAL_MS).build())).isEmpty();
+    assertThat(fieldsOf(valid().fixedRate(ScheduleBounds.MAX_INTERVAL_MS + 1).build()))
+        .containsExactly("schedule");
+    assertThat(validator.validate(valid().fixedRate(1).build()).get(0).message())
+        .contains("100..", "but was 1");
+  }
+
+  @Test
+  void aOneShotInstantIsEpochMillisecondsFromTheYear2000ToTheYear9999() {
+    assertThat(fieldsOf(valid().oneShot(1_000).build())).containsExactly("schedule");
+    assertThat(fieldsOf(valid().oneShot(-1).build())).containsExactly("schedule");
+    assertThat(fieldsOf(valid().oneShot(Long.MAX_VALUE).build())).containsExactly("schedule");
+    assertThat(fieldsOf(valid().oneShot(ScheduleBounds.EARLIEST_ONE_SHOT_MS).build())).isEmpty();
+    assertThat(fieldsOf(valid().oneShot(ScheduleBounds.LATEST_ONE_SHOT_MS).build())).isEmpty();
+    assertThat(validator.validate(valid().oneShot(1_000).build()).get(0).message())
+        .contains("2000-01-01T00:00:00Z", "but was 1000");
+  }
+
+  @Test
+  void aCronThatNeverFiresIsRefusedInEitherDialect() {
+    assertThat(fieldsOf(valid().cron("0 0 0 30 2 *").build())).containsExactly("schedule");
+    assertThat(validator.validate(valid().cron("0 0 0 30 2 *").build()).get(0).message())
+        .contains("never fires");
+    assertThat(
+            fieldsOf(
+                valid()
+                    .cron("0 0 0 ? 1 2 2001")
+                    .cronDialect(CronDialect.QUARTZ)
+                    .updatedMs(1_800_000_000_000L)
+                    .build()))
+        .containsExactly("schedule");
+    assertThat(fieldsOf(valid().cron("0 0 0 29 2 *").build())).isEmpty(); // leap years come
   }
 
   @Test

@@ -282,6 +282,43 @@ class AdminApiInputIT {
             "schedule"));
     cases.add(
         post(
+            "fixed rate of a thousand fires a second",
+            job(Map.of("scheduleType", "FIXED_RATE", "schedule", "1")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
+            "fixed delay beyond ten years",
+            job(Map.of("scheduleType", "FIXED_DELAY", "schedule", "315360000001")),
+            400,
+            "validation-failed",
+            "schedule"));
+    for (String at : List.of("1000", "-1", Long.toString(Long.MAX_VALUE))) {
+      cases.add(
+          post(
+              "one-shot at " + at,
+              job(Map.of("scheduleType", "ONE_SHOT", "schedule", at)),
+              400,
+              "validation-failed",
+              "schedule"));
+    }
+    cases.add(
+        post(
+            "cron on February 30",
+            job(Map.of("schedule", "0 0 0 30 2 *")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
+            "quartz cron in a past year",
+            job(Map.of("cronDialect", "QUARTZ", "schedule", "0 0 0 ? 1 2 2001")),
+            400,
+            "validation-failed",
+            "schedule"));
+    cases.add(
+        post(
             "fixed rate not a number",
             job(Map.of("scheduleType", "FIXED_RATE", "schedule", "abc")),
             400,
