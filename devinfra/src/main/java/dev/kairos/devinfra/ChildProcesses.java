@@ -1,7 +1,9 @@
 package dev.kairos.devinfra;
 
+import java.util.Deque;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -9,10 +11,15 @@ import java.util.concurrent.TimeUnit;
  * test JVM that exits without closing the kit (a crash, a forgotten close) leaves no orphan
  * redis-server behind. Public so other test harnesses (the drills' node and executor JVMs) register
  * their children with the same reaper.
+ *
+ * <p>The JVM runs shutdown hooks concurrently and in no order, so a program that must stop its
+ * users of the servers before the servers (the demo: executor, node, then the components) hands
+ * that to {@link #atExit}: the one hook runs it first, and reaps what is left after.
  */
 public final class ChildProcesses {
 
   private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+  private static final Deque<Runnable> AT_EXIT = new ConcurrentLinkedDeque<>();
 
   static {
     Runtime.getRuntime()
@@ -49,7 +56,24 @@ public final class ChildProcesses {
     }
   }
 
+  /**
+   * Runs {@code orderly} when the JVM exits, before the reaper kills what is still registered;
+   * actions registered later run first (the last component started stops first).
+   */
+  public static void atExit(Runnable orderly) {
+    AT_EXIT.push(orderly);
+  }
+
   private static void killAll() {
+    Runnable orderly;
+    while ((orderly = AT_EXIT.poll()) != null) {
+      try {
+        orderly.run();
+      } catch (RuntimeException e) {
+        // The JVM is exiting: report, then still reap the processes.
+        System.err.println("kairos-devinfra: an at-exit action failed: " + e);
+      }
+    }
     LIVE.forEach(Process::destroyForcibly);
   }
 }

@@ -47,6 +47,8 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
     long began = System.nanoTime();
     EmbeddedPostgreSql pg = new EmbeddedPostgreSql(dir, FreePorts.pick());
     pg.lifecycle.markStarted();
+    // If the JVM ends without close(): no orphan server (a second close is a no-op).
+    ChildProcesses.atExit(pg::close);
     try {
       pg.launch();
       pg.createDatabaseIfMissing();
@@ -123,8 +125,9 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
               .setPort(port)
               .setDataDirectory(dir.resolve("data"))
               .setCleanDataDirectory(false)
-              // If the JVM ends without close(), zonky's hook stops the server: no orphan.
-              .setRegisterShutdownHook(true)
+              // Not zonky's own hook, which would stop the server while the JVM's other hooks
+              // still use it: ChildProcesses' one hook closes it after the orderly actions.
+              .setRegisterShutdownHook(false)
               .setOutputRedirector(logFile)
               .setErrorRedirector(logFile)
               // Test data: durability across a clean stop is enough, crash safety is not needed.

@@ -593,7 +593,12 @@ public final class LeadershipManager implements AutoCloseable {
     liveness.revoked();
     lastHeard = nanos.getAsLong();
     meters.counter("kairos.election.stepdowns", "reason", tag).increment();
-    log.warn("node={} steps down from term {}: {}", self.name(), term, reason);
+    if (tag.equals("closed")) {
+      // The node is stopping: an orderly hand-over, nothing for an operator to look at.
+      log.info("node={} steps down from term {}: {}", self.name(), term, reason);
+    } else {
+      log.warn("node={} steps down from term {}: {}", self.name(), term, reason);
+    }
     listeners.forEach(l -> l.onRevoked(term));
   }
 

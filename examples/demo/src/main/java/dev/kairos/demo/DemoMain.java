@@ -1,5 +1,6 @@
 package dev.kairos.demo;
 
+import dev.kairos.devinfra.ChildProcesses;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,15 +42,14 @@ public final class DemoMain {
         REPORT_EVERY_SECONDS,
         REPORT_EVERY_SECONDS,
         TimeUnit.SECONDS);
-    // The hook runs on SIGINT/SIGTERM; closing stops the embedded Redis and PostgreSQL processes.
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  reporter.shutdownNow();
-                  demo.close();
-                },
-                "kairos-demo-shutdown"));
+    // On SIGINT/SIGTERM: executor, node, then the components, before devinfra's reaper ends any
+    // server process still running (a separate JVM hook would race the reaper and kill Redis and
+    // PostgreSQL under the node).
+    ChildProcesses.atExit(
+        () -> {
+          reporter.shutdownNow();
+          demo.close();
+        });
     System.out.println();
     System.out.println("Kairos demo is running: 22 demo jobs on app 'demo' (see DemoJobCatalog).");
     System.out.println(

@@ -5,6 +5,7 @@ import dev.kairos.core.store.JobStore;
 import dev.kairos.demo.executor.DemoExecutorApplication;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.RocketMqLogging;
 import dev.kairos.devinfra.ZkMode;
 import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.spring.KairosExecutorLifecycle;
@@ -168,6 +169,7 @@ public final class KairosDemo implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    RocketMqLogging.muteForShutdown();
     try {
       executor.close();
     } finally {

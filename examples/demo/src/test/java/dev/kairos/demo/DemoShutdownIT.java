@@ -1,0 +1,106 @@
+package dev.kairos.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * README's Run as a user runs it: {@link DemoMain} in its own JVM, stopped by SIGTERM (what Ctrl-C
+ * does to its shutdown hooks). It must stop the executor and the node before the components that
+ * serve them, quietly, and leave no process behind.
+ */
+class DemoShutdownIT {
+
+  private static final long START_DEADLINE_S = 240;
+  private static final long STOP_DEADLINE_S = 90;
+
+  @Test
+  void aSignalStopsTheExecutorAndNodeBeforeTheComponentsWithNoErrorAndNoOrphan() throws Exception {
+    Path cwd = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "demo-run");
+    Path output = cwd.resolve("demo.out");
+    Process demo =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx768m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                DemoMain.class.getName(),
+                "--server.port=0")
+            .directory(cwd.toFile())
+            .redirectErrorStream(true)
+            // A file, not a pipe: a pipe read racing the process's exit can lose the last lines.
+            .redirectOutput(output.toFile())
+            .start();
+    List<ProcessHandle> children = new ArrayList<>();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_DEADLINE_S);
+      List<String> lines = List.of();
+      while ((lines = Files.readAllLines(output))
+          .stream().noneMatch(l -> l.startsWith("Kairos demo is running"))) {
+        assertThat(demo.isAlive()).as("the demo exited early:\n%s", tail(lines)).isTrue();
+        assertThat(System.nanoTime())
+            .as("demo start within %d s", START_DEADLINE_S)
+            .isLessThan(deadline);
+        Thread.sleep(200);
+      }
+      children.addAll(demo.descendants().toList());
+      assertThat(children).as("the demo's server processes (Redis, PostgreSQL)").isNotEmpty();
+      int before = lines.size();
+
+      demo.destroy(); // SIGTERM
+
+      assertThat(demo.waitFor(STOP_DEADLINE_S, TimeUnit.SECONDS))
+          .as("the demo stops within %d s", STOP_DEADLINE_S)
+          .isTrue();
+      List<String> all = Files.readAllLines(output);
+      List<String> shutdown = all.subList(before, all.size());
+      assertThat(shutdown.stream().filter(l -> l.contains(" ERROR ")).toList())
+          .as("ERROR lines while stopping:\n%s", String.join("\n", shutdown))
+          .isEmpty();
+      assertThat(shutdown.stream().filter(l -> l.contains(" WARN ")).toList())
+          .as("WARN lines while stopping:\n%s", String.join("\n", shutdown))
+          .isEmpty();
+      String said = String.join("\n", shutdown);
+      int executorStopped = indexOf(shutdown, "Kairos executor of app demo stopped");
+      int nodeStopped = indexOf(shutdown, "fire path closed");
+      int brokerStopped = indexOf(shutdown, "rocketmq closed");
+      int postgresStopped = indexOf(shutdown, "shut down postmaster");
+      assertThat(executorStopped).as("the executor stopped:\n%s", said).isNotNegative();
+      assertThat(nodeStopped)
+          .as("the node after the executor:\n%s", said)
+          .isGreaterThan(executorStopped);
+      assertThat(brokerStopped)
+          .as("the broker after the node:\n%s", said)
+          .isGreaterThan(nodeStopped);
+      assertThat(postgresStopped)
+          .as("PostgreSQL after the node:\n%s", said)
+          .isGreaterThan(nodeStopped);
+      for (ProcessHandle child : children) {
+        assertThat(child.onExit().get(30, TimeUnit.SECONDS).isAlive())
+            .as("child %s ended", child.info().command().orElse("?"))
+            .isFalse();
+      }
+    } finally {
+      demo.destroyForcibly();
+      children.forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  private static int indexOf(List<String> lines, String text) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains(text)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String tail(List<String> lines) {
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+  }
+}
