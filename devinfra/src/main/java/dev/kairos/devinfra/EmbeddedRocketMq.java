@@ -41,17 +41,22 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   private final Lifecycle lifecycle = new Lifecycle("rocketmq");
   private final Path storeDir;
   private final int brokerPort;
-  private final NamesrvController nameServer;
+  private final NamesrvConfig namesrvConfig;
+  private final NettyServerConfig namesrvNetty;
+  private NamesrvController nameServer;
   private final String nameServerAddress;
   private final Map<String, Integer> topics = new ConcurrentHashMap<>();
   private BrokerController broker;
   private DefaultMQAdminExt admin;
 
-  private EmbeddedRocketMq(Path storeDir, int brokerPort, NamesrvController nameServer) {
+  private EmbeddedRocketMq(
+      Path storeDir, int brokerPort, NamesrvConfig namesrvConfig, NettyServerConfig namesrvNetty) {
     this.storeDir = storeDir;
     this.brokerPort = brokerPort;
-    this.nameServer = nameServer;
-    this.nameServerAddress = "127.0.0.1:" + nameServer.getNettyServerConfig().getListenPort();
+    this.namesrvConfig = namesrvConfig;
+    this.namesrvNetty = namesrvNetty;
+    this.nameServer = new NamesrvController(namesrvConfig, namesrvNetty);
+    this.nameServerAddress = "127.0.0.1:" + namesrvNetty.getListenPort();
   }
 
   /** Starts the NameServer and the Broker under {@code dir}; returns once the broker registered. */
@@ -67,10 +72,9 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       NettyServerConfig namesrvNetty = new NettyServerConfig();
       namesrvNetty.setBindAddress("127.0.0.1");
       namesrvNetty.setListenPort(FreePorts.pick());
-      NamesrvController nameServer = new NamesrvController(namesrvConfig, namesrvNetty);
       int brokerPort =
           FreePorts.pickBlock(0, RocketMqBroker.FAST_CHANNEL_OFFSET, RocketMqBroker.HA_OFFSET);
-      mq = new EmbeddedRocketMq(storeDir, brokerPort, nameServer);
+      mq = new EmbeddedRocketMq(storeDir, brokerPort, namesrvConfig, namesrvNetty);
     } catch (Exception e) {
       throw new IllegalStateException("rocketmq failed to prepare under " + dir + ": " + e, e);
     }
@@ -181,6 +185,44 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   }
 
   /**
+   * Shuts the NameServer down: its port closes and its route table is gone. Clients keep the routes
+   * they cached; the broker keeps running and re-registers at its own period once the NameServer is
+   * back. Stopping a stopped NameServer does nothing.
+   */
+  public synchronized void stopNameServer() {
+    lifecycle.requireStarted();
+    if (nameServer != null) {
+      nameServer.shutdown();
+      nameServer = null;
+      log.info("rocketmq name server on {} stopped", nameServerAddress);
+    }
+  }
+
+  /**
+   * Starts a new NameServer on the same port with an empty route table, as a restarted process
+   * would be; the broker's periodic registration fills it, nothing here forces it.
+   */
+  public synchronized void startNameServer() {
+    lifecycle.requireStarted();
+    if (nameServer != null) {
+      throw new IllegalStateException("name server on " + nameServerAddress + " is running");
+    }
+    NamesrvController next = new NamesrvController(namesrvConfig, namesrvNetty);
+    try {
+      if (!next.initialize()) {
+        throw new IllegalStateException("NameServer did not initialize");
+      }
+      next.start();
+    } catch (Exception e) {
+      next.shutdown();
+      throw new IllegalStateException(
+          "name server did not start on " + nameServerAddress + ": " + e, e);
+    }
+    nameServer = next;
+    log.info("rocketmq name server restarted on {}", nameServerAddress);
+  }
+
+  /**
    * True while the broker runs (false between {@link #stopBroker()} and {@link #startBroker()}).
    */
   public synchronized boolean isBrokerRunning() {
@@ -199,7 +241,9 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     if (broker != null) {
       broker.shutdown();
     }
-    nameServer.shutdown();
+    if (nameServer != null) {
+      nameServer.shutdown();
+    }
     // The remoting servers' Netty executors end after close returns (a graceful quiet period).
     LingeringThreads.awaitGone(
         LingeringThreads.ROCKETMQ_SERVERS, NETTY_THREADS_TIMEOUT, "RocketMQ server Netty");
