@@ -105,6 +105,8 @@ class TriggerHistoryIT {
     assertThat(first.get(0).fireMs()).isEqualTo(DAY0 + 47 * HOUR);
     assertThat(second.get(0).fireMs()).isEqualTo(DAY0 + 37 * HOUR);
     assertThat(queries.recentTriggers("a", 4, 10)).hasSize(8);
+    assertThat(queries.countTriggers("a")).isEqualTo(48);
+    assertThat(queries.countTriggers("no-such-job")).isZero();
     assertThatThrownBy(() -> queries.recentTriggers("a", 0, 501))
         .isInstanceOf(IllegalArgumentException.class);
   }

@@ -49,6 +49,19 @@ public final class TriggerHistoryQueries {
         });
   }
 
+  /** How many triggers of the job the history holds (what {@link #recentTriggers} pages over). */
+  public long countTriggers(String jobId) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT count(*) FROM kairos_trigger WHERE job_id = ?")) {
+      ps.setString(1, jobId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
   /** One trigger by id, or empty when PostgreSQL has no row for it (yet, or any more). */
   public Optional<TriggerRecord> trigger(String triggerId) throws SQLException {
     List<TriggerRecord> rows =

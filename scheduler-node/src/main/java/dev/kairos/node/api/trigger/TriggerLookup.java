@@ -28,7 +28,7 @@ public final class TriggerLookup {
 
   private static final Logger log = LoggerFactory.getLogger(TriggerLookup.class);
 
-  /** A page of a job's triggers. {@code total} is known only for the Redis index. */
+  /** A page of a job's triggers; {@code total} counts what the source holds for the job. */
   public record TriggerPage(
       List<TriggerView> items, int page, int size, Long total, String source, String note) {}
 
@@ -70,7 +70,7 @@ public final class TriggerLookup {
             history.recentTriggers(jobId, page, size).stream()
                 .map(TriggerView::fromPostgres)
                 .toList();
-        return new TriggerPage(rows, page, size, null, "postgresql", null);
+        return new TriggerPage(rows, page, size, history.countTriggers(jobId), "postgresql", null);
       } catch (SQLException e) {
         log.warn("job {}: PostgreSQL unavailable for trigger history ({})", jobId, e.toString());
         why = "PostgreSQL unavailable";
