@@ -114,8 +114,9 @@ public final class DrillCluster implements AutoCloseable {
     args.add("--kairos.zookeeper.root-path=/" + id);
     args.add("--kairos.cluster.secret=" + secret);
     args.add("--kairos.rocketmq.default-queue-count=" + queues);
-    // No PostgreSQL in the drills: history is not what they test, and it costs a server.
-    args.add("--kairos.sync.enabled=false");
+    // PostgreSQL only in the drills that test the history (it costs a server): the nodes sync to
+    // it when the infrastructure has one.
+    args.add("--kairos.sync.enabled=" + (infra.postgres() != null));
     args.add("--spring.application.name=" + name);
     // Prometheus needs an ADMIN bearer token once the admin API secures the actuator.
     args.add("--kairos.api.tokens[0].name=drill");

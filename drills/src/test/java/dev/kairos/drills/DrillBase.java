@@ -220,9 +220,11 @@ abstract class DrillBase {
    * {@code start} brings it back (always, since the infrastructure is shared by every drill of the
    * JVM), the workload runs 10 s more; then every fire of the window must start, none twice, none
    * claimed and left unrun. Logs one {@code DRILL <name>} line with the lateness before and since.
+   *
+   * @return the trigger ids of the window's fires (all started)
    */
-  static void assertAnOutageCostsNoFire(String name, Runnable stop, Duration down, Runnable start)
-      throws InterruptedException {
+  static List<String> assertAnOutageCostsNoFire(
+      String name, Runnable stop, Duration down, Runnable start) throws InterruptedException {
     long from = System.currentTimeMillis() + 2_000;
     letRun(Duration.ofSeconds(6));
     long stoppedAt = System.currentTimeMillis();
@@ -250,6 +252,7 @@ abstract class DrillBase {
     assertNoneMissed(outcome.missed(), "expected fires with no start");
     assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
     assertThat(outcome.claimedNotLogged()).as("start claims whose handler never ran").isEmpty();
+    return jobs.expectedTriggerIds(from, to);
   }
 
   /** The observation window grows by {@code duration}: the workload runs by itself meanwhile. */
