@@ -359,6 +359,32 @@ class SyncStoreOrderingIT {
   }
 
   @Test
+  void aNulCharacterThatPostgresCannotHoldIsStoredAsAReplacementNotAPoisonedBatch()
+      throws SQLException {
+    // Redis and the API hold U+0000 (a JSON string may carry it); PostgreSQL's text cannot, and
+    // one such value used to fail every batch it was in, for ever.
+    SyncEvent job = upsert("nul", 1, 100, "a\u0000b", "10-0");
+    SyncEvent end =
+        parser.parse(
+            0,
+            "11-0",
+            body(
+                "type", "TRIGGER_UPDATED",
+                "triggerId", "nul:5",
+                "jobId", "nul",
+                "state", "FAIL",
+                "endedMs", "7",
+                "message", "handler said \u0000",
+                "ts", "7"));
+
+    store.apply(List.of(job, end));
+
+    assertThat(job("nul")).containsEntry("params", "a\uFFFDb");
+    assertThat(rows.rows("kairos_trigger", "trigger_id").get("nul:5"))
+        .containsEntry("message", "handler said \uFFFD");
+  }
+
+  @Test
   void unknownAndMalformedEventsAreSkippedNotFatal() throws SQLException {
     SyncEvent unknown = parser.parse(0, "1-0", body("type", "SOMETHING_NEW", "x", "1"));
     SyncEvent malformed = parser.parse(0, "2-0", body("type", "TRIGGER_UPDATED", "jobId", "j"));

@@ -168,7 +168,7 @@ public final class SyncStore {
             bindTrigger(upsertTrigger, e);
             if ("CLAIMED".equals(e.state()) && e.fireMs() != null) {
               lastFire.setLong(1, e.fireMs());
-              lastFire.setString(2, e.jobId());
+              setText(lastFire, 2, e.jobId());
               lastFire.setLong(3, e.fireMs());
               lastFire.addBatch();
             }
@@ -198,20 +198,20 @@ public final class SyncStore {
   private static void bindJob(PreparedStatement ps, SyncEvent.JobUpserted e) throws SQLException {
     Map<String, String> h = e.hash();
     int i = 1;
-    ps.setString(i++, h.get(JobFields.ID));
+    setText(ps, i++, h.get(JobFields.ID));
     ps.setInt(i++, e.shard());
-    ps.setString(i++, h.get(JobFields.APP));
-    ps.setString(i++, h.get(JobFields.HANDLER));
-    ps.setString(i++, h.get(JobFields.SCHEDULE_TYPE));
-    ps.setString(i++, h.get(JobFields.SCHEDULE));
-    ps.setString(i++, h.get(JobFields.ZONE));
-    ps.setString(i++, h.get(JobFields.PARAMS));
-    ps.setString(i++, h.get(JobFields.ROUTING));
-    ps.setString(i++, h.get(JobFields.BLOCK));
+    setText(ps, i++, h.get(JobFields.APP));
+    setText(ps, i++, h.get(JobFields.HANDLER));
+    setText(ps, i++, h.get(JobFields.SCHEDULE_TYPE));
+    setText(ps, i++, h.get(JobFields.SCHEDULE));
+    setText(ps, i++, h.get(JobFields.ZONE));
+    setText(ps, i++, h.get(JobFields.PARAMS));
+    setText(ps, i++, h.get(JobFields.ROUTING));
+    setText(ps, i++, h.get(JobFields.BLOCK));
     setLong(ps, i++, h.get(JobFields.TIMEOUT_MS));
     setInt(ps, i++, h.get(JobFields.RETRY_COUNT));
-    ps.setString(i++, h.get(JobFields.RETRY_BACKOFF));
-    ps.setString(i++, h.get(JobFields.MISFIRE));
+    setText(ps, i++, h.get(JobFields.RETRY_BACKOFF));
+    setText(ps, i++, h.get(JobFields.MISFIRE));
     setLong(ps, i++, h.get(JobFields.MISFIRE_THRESHOLD_MS));
     String enabled = h.get(JobFields.ENABLED);
     if (enabled == null) {
@@ -225,13 +225,13 @@ public final class SyncStore {
     setLong(ps, i++, h.get(JobFields.LAST_FIRE_MS));
     setLong(ps, i++, h.getOrDefault(JobFields.CREATED_MS, "0"));
     setLong(ps, i++, h.get(JobFields.UPDATED_MS));
-    ps.setString(i++, h.get(JobFields.CHILD_JOB_IDS));
-    ps.setString(i++, h.get(JobFields.CRON_DIALECT));
+    setText(ps, i++, h.get(JobFields.CHILD_JOB_IDS));
+    setText(ps, i++, h.get(JobFields.CRON_DIALECT));
     ps.addBatch();
   }
 
   private static void bindDelete(PreparedStatement ps, SyncEvent.JobDeleted e) throws SQLException {
-    ps.setString(1, e.jobId());
+    setText(ps, 1, e.jobId());
     ps.setInt(2, e.shard());
     ps.setLong(3, e.scheduleVersion());
     ps.setLong(4, e.version());
@@ -242,11 +242,11 @@ public final class SyncStore {
   private static void bindTrigger(PreparedStatement ps, SyncEvent.TriggerChange e)
       throws SQLException {
     int i = 1;
-    ps.setString(i++, e.triggerId());
-    ps.setString(i++, e.jobId());
+    setText(ps, i++, e.triggerId());
+    setText(ps, i++, e.jobId());
     ps.setInt(i++, e.shard());
     setLong(ps, i++, e.fireMs());
-    ps.setString(i++, e.state());
+    setText(ps, i++, e.state());
     ps.setShort(i++, (short) e.stateRank());
     if (e.attempt() == null) {
       ps.setNull(i++, Types.INTEGER);
@@ -254,17 +254,17 @@ public final class SyncStore {
       ps.setInt(i++, e.attempt());
     }
     setLong(ps, i++, e.scheduleVersion());
-    ps.setString(i++, e.node());
+    setText(ps, i++, e.node());
     setLong(ps, i++, e.term());
-    ps.setString(i++, e.executor());
-    ps.setString(i++, e.slot());
-    ps.setString(i++, e.message());
+    setText(ps, i++, e.executor());
+    setText(ps, i++, e.slot());
+    setText(ps, i++, e.message());
     setLong(ps, i++, e.claimedMs());
     setLong(ps, i++, e.dispatchedMs());
     setLong(ps, i++, e.startedMs());
     setLong(ps, i++, e.endedMs());
     setLong(ps, i++, e.lateEndedMs());
-    ps.setString(i++, e.lateMessage());
+    setText(ps, i++, e.lateMessage());
     i = bindPosition(ps, i, e.node() != null || e.term() != null, e);
     i = bindPosition(ps, i, e.slot() != null, e);
     ps.setLong(i++, e.id().ms());
@@ -297,5 +297,16 @@ public final class SyncStore {
     } else {
       ps.setInt(i, Integer.parseInt(value));
     }
+  }
+
+  /**
+   * Binds a text value. PostgreSQL's text cannot hold U+0000, which Redis, the API (a JSON string
+   * may carry it) and a handler's result message can: it becomes U+FFFD in the history, so one such
+   * value never fails every batch it is in.
+   */
+  private static void setText(PreparedStatement ps, int index, String value) throws SQLException {
+    ps.setString(
+        index,
+        value == null || value.indexOf('\u0000') < 0 ? value : value.replace('\u0000', '\uFFFD'));
   }
 }
