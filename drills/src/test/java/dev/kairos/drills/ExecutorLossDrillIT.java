@@ -399,6 +399,12 @@ class ExecutorLossDrillIT {
           }
           return logText(victim).contains("received " + queued.value() + " ");
         });
+    // The node records DISPATCHED from the broker's ack, grouped per shard: within the ack
+    // linger (kairos.fire.ack-linger), maybe after the executor already received the message.
+    Polling.until(
+        STEP_DEADLINE,
+        queued + " recorded DISPATCHED",
+        () -> "DISPATCHED".equals(record(queued).get(TriggerFields.STATE)));
     Map<String, String> beforeKill = record(queued);
     assertThat(beforeKill.get(TriggerFields.STATE))
         .as("the queued trigger waits behind the running one (SERIAL_EXECUTION)")
