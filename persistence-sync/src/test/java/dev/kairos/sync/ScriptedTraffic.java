@@ -104,8 +104,10 @@ final class ScriptedTraffic {
             Long.toString(now),
             MAXLEN,
             RedisKeys.triggerPrefix(s),
+            "1",
             t.id(),
-            slot);
+            slot,
+            "");
     check(moved.equals(List.of(1L)), "ack_dispatched", t);
   }
 
@@ -143,6 +145,7 @@ final class ScriptedTraffic {
             Long.toString(DEDUP_MS),
             MAXLEN,
             RedisKeys.triggerPrefix(s),
+            "1",
             t.id(),
             t.jobId(),
             Long.toString(t.fireMs()),
@@ -164,6 +167,7 @@ final class ScriptedTraffic {
             Long.toString(DEDUP_MS),
             MAXLEN,
             RedisKeys.triggerPrefix(s),
+            "1",
             t.id(),
             t.jobId(),
             Long.toString(t.fireMs()),
