@@ -1,15 +1,13 @@
--- claim_start: the once-only start claims of groups of triggers of one or more shards, run by an
+-- claim_start: the once-only start claims of a group of triggers of ONE shard, run by an
 -- executor as their handlers start (the claims that queued behind a call in flight go together:
--- one script carries many starts under load; every shard's on a single Redis server, one shard's
--- in Redis Cluster).
+-- one script carries many starts under load).
 --
--- KEYS, 2 per shard g = 1..G, in the order of the shard sections in ARGV:
---   the shard's STREAM kairos:{s}:events                 (read by persistence-sync)
---   the shard's open-trigger ZSET kairos:{s}:open         (the lost-trigger monitor's index)
+-- KEYS[1]  the shard's STREAM kairos:{s}:events                 (read by persistence-sync)
+-- KEYS[2]  the shard's open-trigger ZSET kairos:{s}:open         (the lost-trigger monitor's index)
 -- ARGV[1]  dedup window D in ms
 -- ARGV[2]  approximate MAXLEN of the events stream
--- ARGV[3..] per shard g, a section: trigger key prefix kairos:{s}:trigger: (the record HASH,
---   fields: TriggerFields), count n, then n groups of 7 per trigger:
+-- ARGV[3]  trigger key prefix   kairos:{s}:trigger:   (the record HASH, fields: TriggerFields)
+-- ARGV[4..] groups of 7 per trigger:
 --   trigger id, job id, scheduled fire time (epoch ms, from the message; used when the record
 --   has none), executor instance id, executor slot, attempt, handler timeout in ms (0 for none)
 --
@@ -30,17 +28,19 @@
 -- A start re-scores the trigger in the open-trigger index (score = start time); EXPIRED is final
 -- and removes it.
 --
--- Returns, per trigger in ARGV order, {outcome, nowMs, state found ('' when missing), executor found
+-- Returns, per trigger in order, {outcome, nowMs, state found ('' when missing), executor found
 -- ('' when none)}.
 redis.replicate_commands()
 
+local events, open = KEYS[1], KEYS[2]
 local window = tonumber(ARGV[1])
 local maxlen = ARGV[2]
+local prefix = ARGV[3]
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function claim(events, open, prefix, id, job, fireArg, executor, slot, attempt, timeout)
+local function claim(id, job, fireArg, executor, slot, attempt, timeout)
   local key = prefix .. id
   local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor')
   local state, executorFound = found[1], found[3]
@@ -93,15 +93,8 @@ local function claim(events, open, prefix, id, job, fireArg, executor, slot, att
 end
 
 local result = {}
-local a = 3
-for g = 1, #KEYS / 2 do
-  local events, open = KEYS[2 * g - 1], KEYS[2 * g]
-  local prefix, n = ARGV[a], tonumber(ARGV[a + 1])
-  a = a + 2
-  for _ = 1, n do
-    result[#result + 1] = claim(events, open, prefix, ARGV[a], ARGV[a + 1], ARGV[a + 2],
-      ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], tonumber(ARGV[a + 6]))
-    a = a + 7
-  end
+for i = 4, #ARGV, 7 do
+  result[#result + 1] = claim(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4],
+    ARGV[i + 5], tonumber(ARGV[i + 6]))
 end
 return result

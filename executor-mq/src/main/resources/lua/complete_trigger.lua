@@ -1,14 +1,12 @@
--- complete_trigger: record how groups of started triggers of one or more shards ended, without
--- ever regressing a final state (the ends that queued behind a call in flight go together: every
--- shard's on a single Redis server, one shard's in Redis Cluster).
+-- complete_trigger: record how a group of started triggers of ONE shard ended, without ever
+-- regressing a final state (the ends that queued behind a call in flight go together).
 --
--- KEYS, 2 per shard g = 1..G, in the order of the shard sections in ARGV:
---   the shard's STREAM kairos:{s}:events
---   the shard's open-trigger ZSET kairos:{s}:open (a final trigger leaves it)
+-- KEYS[1]  the shard's STREAM kairos:{s}:events
+-- KEYS[2]  the shard's open-trigger ZSET kairos:{s}:open (a final trigger leaves it)
 -- ARGV[1]  dedup window D in ms
 -- ARGV[2]  approximate MAXLEN of the events stream
--- ARGV[3..] per shard g, a section: trigger key prefix kairos:{s}:trigger: (the record HASH,
---   fields: TriggerFields), count n, then n groups of 6 per trigger:
+-- ARGV[3]  trigger key prefix   kairos:{s}:trigger:   (the record HASH, fields: TriggerFields)
+-- ARGV[4..] groups of 6 per trigger:
 --   trigger id, job id, scheduled fire time (epoch ms; used when the record has none), executor
 --   instance id (must be the one that started it), final state (SUCCESS | FAIL | TIMEOUT |
 --   DISCARDED | CANCELLED; CANCELLED: the executor interrupted the run because an operator
@@ -31,16 +29,18 @@
 -- the record's claimedMs and startedMs to its event, so the lifecycle need not read anything.
 -- A final event carries the record's dispatchedMs when it has one.
 --
--- Returns, per trigger in ARGV order, {outcome, nowMs, state found ('' when missing)}.
+-- Returns, per trigger in order, {outcome, nowMs, state found ('' when missing)}.
 redis.replicate_commands()
 
+local events, open = KEYS[1], KEYS[2]
 local window = tonumber(ARGV[1])
 local maxlen = ARGV[2]
+local prefix = ARGV[3]
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function complete(events, open, prefix, id, job, fireArg, executor, final, message)
+local function complete(id, job, fireArg, executor, final, message)
   local key = prefix .. id
   local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor', 'quietSuccess',
     'claimedMs', 'startedMs', 'dispatchedMs')
@@ -110,15 +110,8 @@ local function complete(events, open, prefix, id, job, fireArg, executor, final,
 end
 
 local result = {}
-local a = 3
-for g = 1, #KEYS / 2 do
-  local events, open = KEYS[2 * g - 1], KEYS[2 * g]
-  local prefix, n = ARGV[a], tonumber(ARGV[a + 1])
-  a = a + 2
-  for _ = 1, n do
-    result[#result + 1] = complete(events, open, prefix, ARGV[a], ARGV[a + 1], ARGV[a + 2],
-      ARGV[a + 3], ARGV[a + 4], ARGV[a + 5])
-    a = a + 6
-  end
+for i = 4, #ARGV, 6 do
+  result[#result + 1] = complete(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4],
+    ARGV[i + 5])
 end
 return result

@@ -4,7 +4,6 @@ import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.JobHash;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
@@ -16,19 +15,17 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * A clean Redis Cluster (or one server, {@link #standalone}) for one test: every master flushed
- * (the servers are shared by all test classes of the JVM), plus the writes the job API would do and
- * reads of the layout.
+ * A clean Redis Cluster for one test: every master flushed (the cluster is shared by all test
+ * classes of the JVM), plus the writes the job API would do and reads of the layout.
  */
 public final class ClusterFixture implements AutoCloseable {
 
   /** A fixed, second-aligned epoch so fire times in assertions are readable. */
   public static final long T0 = 1_800_000_000_000L;
 
+  public final EmbeddedRedisCluster cluster;
   public final RedisKeys keys;
   public final KairosRedis redis;
-  private final List<String> uris;
-  private final boolean clusterMode;
   private final List<KairosRedis> extra = new ArrayList<>();
   private final Duration commandTimeout;
 
@@ -40,27 +37,13 @@ public final class ClusterFixture implements AutoCloseable {
    * @param commandTimeout how long one Redis command may take, e.g. longer for bulk scripts
    */
   public ClusterFixture(EmbeddedRedisCluster cluster, int shards, Duration commandTimeout) {
-    this(cluster.uris(), true, shards, commandTimeout);
+    this.cluster = cluster;
+    this.commandTimeout = commandTimeout;
     for (int i = 0; i < cluster.size(); i++) {
       cluster.flushNode(i);
     }
-  }
-
-  private ClusterFixture(
-      List<String> uris, boolean clusterMode, int shards, Duration commandTimeout) {
-    this.uris = uris;
-    this.clusterMode = clusterMode;
-    this.commandTimeout = commandTimeout;
     this.keys = new RedisKeys(shards);
     this.redis = connect();
-  }
-
-  /** The same on one Redis server (flushed), where a script may carry several shards. */
-  public static ClusterFixture standalone(EmbeddedRedis server, int shards) {
-    ClusterFixture fx =
-        new ClusterFixture(List.of(server.uri()), false, shards, Duration.ofSeconds(10));
-    fx.redis.sync().flushall();
-    return fx;
   }
 
   /** Another connection (its own event loop), e.g. for a competing scanner. */
@@ -71,7 +54,7 @@ public final class ClusterFixture implements AutoCloseable {
   }
 
   private KairosRedis connect() {
-    return KairosRedis.connect(uris, clusterMode, commandTimeout);
+    return KairosRedis.connect(cluster.uris(), true, commandTimeout);
   }
 
   /** What the API does on create: the job hash, and the due score when enabled. */

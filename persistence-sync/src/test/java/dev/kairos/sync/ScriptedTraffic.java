@@ -104,10 +104,8 @@ final class ScriptedTraffic {
             Long.toString(now),
             MAXLEN,
             RedisKeys.triggerPrefix(s),
-            "1",
             t.id(),
-            slot,
-            "");
+            slot);
     check(moved.equals(List.of(1L)), "ack_dispatched", t);
   }
 
@@ -145,7 +143,6 @@ final class ScriptedTraffic {
             Long.toString(DEDUP_MS),
             MAXLEN,
             RedisKeys.triggerPrefix(s),
-            "1",
             t.id(),
             t.jobId(),
             Long.toString(t.fireMs()),
@@ -167,7 +164,6 @@ final class ScriptedTraffic {
             Long.toString(DEDUP_MS),
             MAXLEN,
             RedisKeys.triggerPrefix(s),
-            "1",
             t.id(),
             t.jobId(),
             Long.toString(t.fireMs()),

@@ -7,7 +7,6 @@ import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.redis.ShardSections;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
@@ -16,16 +15,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +41,8 @@ public final class NodeWheelStore {
   /** Most acks in one script call: bounds the time one call holds Redis (~5 µs per ack). */
   public static final int MAX_ACK_GROUP = 256;
 
-  /** Ack calls of one lane in flight at once: two keep the pipeline busy while one answers. */
-  static final int ACK_CALLS_PER_LANE = 2;
+  /** Ack calls of one shard in flight at once: two keep the pipeline busy while one answers. */
+  static final int ACK_CALLS_PER_SHARD = 2;
 
   private static final LuaScript REQUEUE = LuaScript.load(NodeWheelStore.class, "requeue_inflight");
 
@@ -59,8 +54,8 @@ public final class NodeWheelStore {
   private final Counter staleDrops;
   private final Counter requeued;
   private final BroadcastShards broadcastShards;
-  private final Coalescer<Integer, ShardAck, Boolean> acks =
-      new Coalescer<>((lane, group) -> ackGroup(group), MAX_ACK_GROUP, ACK_CALLS_PER_LANE);
+  private final Coalescer<Integer, DispatchAck, Boolean> acks =
+      new Coalescer<>(this::ackGroup, MAX_ACK_GROUP, ACK_CALLS_PER_SHARD);
 
   public NodeWheelStore(
       KairosRedis redis,
@@ -138,56 +133,27 @@ public final class NodeWheelStore {
   }
 
   public CompletionStage<TakeResult> takeDueAsync(int shard, long upToMs, int limit, long nowMs) {
-    return takeDueCall(new int[] {shard}, new long[] {upToMs}, limit, nowMs);
-  }
-
-  /**
-   * {@link #takeDueAsync} for several shards, each up to its own bound: one script call carries
-   * them all on a single Redis server, one call per shard goes out in Redis Cluster (a script
-   * touches one hash slot). Answers one stage per call, all in flight together.
-   */
-  public List<CompletionStage<TakeResult>> takeDueAsync(
-      SortedMap<Integer, Long> upToByShard, int limit, long nowMs) {
-    if (!redis.isCluster()) {
-      int[] shards = new int[upToByShard.size()];
-      long[] upTo = new long[upToByShard.size()];
-      int g = 0;
-      for (Map.Entry<Integer, Long> e : upToByShard.entrySet()) {
-        shards[g] = e.getKey();
-        upTo[g++] = e.getValue();
-      }
-      return List.of(takeDueCall(shards, upTo, limit, nowMs));
-    }
-    List<CompletionStage<TakeResult>> calls = new ArrayList<>(upToByShard.size());
-    upToByShard.forEach(
-        (shard, upTo) ->
-            calls.add(takeDueCall(new int[] {shard}, new long[] {upTo}, limit, nowMs)));
-    return calls;
-  }
-
-  private CompletionStage<TakeResult> takeDueCall(
-      int[] shards, long[] upTo, int limit, long nowMs) {
-    String[] scriptKeys = new String[4 * shards.length];
-    String[] args = new String[3 + 3 * shards.length];
-    args[0] = Integer.toString(limit);
-    args[1] = Long.toString(nowMs);
-    args[2] = Long.toString(eventsMaxLen);
-    for (int g = 0; g < shards.length; g++) {
-      int shard = shards[g];
-      scriptKeys[4 * g] = RedisKeys.wheel(shard, node);
-      scriptKeys[4 * g + 1] = RedisKeys.inflight(shard, node);
-      scriptKeys[4 * g + 2] = RedisKeys.events(shard);
-      scriptKeys[4 * g + 3] = RedisKeys.openTriggers(shard);
-      args[3 + 3 * g] = Long.toString(upTo[g]);
-      args[4 + 3 * g] = RedisKeys.jobPrefix(shard);
-      args[5 + 3 * g] = RedisKeys.triggerPrefix(shard);
-    }
+    String[] scriptKeys = {
+      RedisKeys.wheel(shard, node),
+      RedisKeys.inflight(shard, node),
+      RedisKeys.events(shard),
+      RedisKeys.openTriggers(shard)
+    };
     return TAKE_DUE
-        .<List<Object>>evalAsync(redis.async(), ScriptOutputType.MULTI, scriptKeys, args)
-        .thenApply(reply -> parseTake(shards, reply));
+        .<List<Object>>evalAsync(
+            redis.async(),
+            ScriptOutputType.MULTI,
+            scriptKeys,
+            Long.toString(upToMs),
+            Integer.toString(limit),
+            Long.toString(nowMs),
+            RedisKeys.jobPrefix(shard),
+            RedisKeys.triggerPrefix(shard),
+            Long.toString(eventsMaxLen))
+        .thenApply(reply -> parseTake(shard, reply));
   }
 
-  private TakeResult parseTake(int[] shards, List<Object> reply) {
+  private TakeResult parseTake(int shard, List<Object> reply) {
     int stale = ((Long) reply.get(0)).intValue();
     int started = ((Long) reply.get(1)).intValue();
     List<DueTrigger> due = new ArrayList<>(reply.size() - 2);
@@ -196,7 +162,7 @@ public final class NodeWheelStore {
       List<Object> e = (List<Object>) reply.get(i);
       due.add(
           new DueTrigger(
-              shards[((Long) e.get(10)).intValue() - 1],
+              shard,
               (String) e.get(0),
               (String) e.get(1),
               Long.parseLong((String) e.get(2)),
@@ -210,8 +176,7 @@ public final class NodeWheelStore {
     }
     if (stale > 0) {
       staleDrops.increment(stale);
-      log.info(
-          "node={} shards={} dropped {} stale wheel entries", node, Arrays.toString(shards), stale);
+      log.info("node={} shard={} dropped {} stale wheel entries", node, shard, stale);
     }
     return new TakeResult(due, stale, started);
   }
@@ -227,59 +192,39 @@ public final class NodeWheelStore {
   }
 
   /**
-   * {@link #ackDispatched} without blocking. Acks that arrive while earlier ones of their lane are
-   * in flight go together in one script call (see {@link Coalescer}; a lane is one shard in Redis
-   * Cluster, every shard on a single server): under load one round trip and one script acknowledge
-   * many fires, at low load an ack goes at once.
+   * {@link #ackDispatched} without blocking. Acks of one shard that arrive while earlier ones of
+   * that shard are in flight go together in one script call (see {@link Coalescer}): under load one
+   * round trip and one script acknowledge many fires, at low load an ack goes at once.
    */
   public CompletionStage<Boolean> ackDispatchedAsync(
       int shard, String triggerId, String slot, long nowMs) {
-    return acks.submit(
-        redis.scriptLane(shard), new ShardAck(shard, new DispatchAck(triggerId, slot, nowMs)));
+    return acks.submit(shard, new DispatchAck(triggerId, slot, nowMs));
   }
 
   /**
-   * Records broker acknowledgements at once, the caller having grouped them: one script call per
-   * {@link #MAX_ACK_GROUP} acks on a single Redis server, whatever their shards; per shard in Redis
-   * Cluster. Answers, per ack in order, whether the entry was in this node's inflight set (false:
-   * the leader moved it to another node).
+   * Records a group of broker acknowledgements of one shard with one script call, at once (the
+   * caller grouped them). Answers, per ack in order, whether the entry was in this node's inflight
+   * set (false: the leader moved it to another node).
    */
-  public CompletionStage<List<Boolean>> ackDispatchedGroupAsync(List<ShardAck> group) {
-    List<List<ShardAck>> calls = new ArrayList<>();
-    if (redis.isCluster()) {
-      ShardSections<ShardAck> byShard = ShardSections.of(group, ShardAck::shard);
-      for (int g = 0; g < byShard.size(); g++) {
-        chunk(byShard.group(g), calls);
-      }
-      return allInOrder(calls, answers -> byShard.inRequestOrder(answers));
+  public CompletionStage<List<Boolean>> ackDispatchedGroupAsync(
+      int shard, List<DispatchAck> group) {
+    if (group.size() <= MAX_ACK_GROUP) {
+      return ackGroup(shard, group);
     }
-    chunk(group, calls);
-    return allInOrder(calls, answers -> answers);
-  }
-
-  private static void chunk(List<ShardAck> acks, List<List<ShardAck>> into) {
-    for (int from = 0; from < acks.size(); from += MAX_ACK_GROUP) {
-      into.add(acks.subList(from, Math.min(acks.size(), from + MAX_ACK_GROUP)));
-    }
-  }
-
-  private CompletionStage<List<Boolean>> allInOrder(
-      List<List<ShardAck>> calls, UnaryOperator<List<Boolean>> reorder) {
-    List<CompletableFuture<List<Boolean>>> parts = new ArrayList<>(calls.size());
-    for (List<ShardAck> call : calls) {
-      parts.add(ackGroup(call).toCompletableFuture());
+    List<CompletableFuture<List<Boolean>>> parts = new ArrayList<>();
+    for (int from = 0; from < group.size(); from += MAX_ACK_GROUP) {
+      parts.add(
+          ackGroup(shard, group.subList(from, Math.min(group.size(), from + MAX_ACK_GROUP)))
+              .toCompletableFuture());
     }
     return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
         .thenApply(
             done -> {
-              List<Boolean> all = new ArrayList<>();
+              List<Boolean> all = new ArrayList<>(group.size());
               parts.forEach(p -> all.addAll(p.join()));
-              return reorder.apply(all);
+              return all;
             });
   }
-
-  /** An ack and the shard of its trigger. */
-  public record ShardAck(int shard, DispatchAck ack) {}
 
   /**
    * One broker acknowledgement to record.
@@ -289,33 +234,24 @@ public final class NodeWheelStore {
    */
   public record DispatchAck(String triggerId, String slot, long ackedMs) {}
 
-  /** One script call recording acks of one or more shards (one shard in Redis Cluster). */
-  private CompletionStage<List<Boolean>> ackGroup(List<ShardAck> group) {
-    ShardSections<ShardAck> sections = ShardSections.of(group, ShardAck::shard);
-    String[] scriptKeys = new String[3 * sections.size()];
-    List<String> args = new ArrayList<>(2 + 2 * sections.size() + 3 * group.size());
+  private CompletionStage<List<Boolean>> ackGroup(int shard, List<DispatchAck> group) {
+    String[] scriptKeys = {
+      RedisKeys.inflight(shard, node), RedisKeys.events(shard), RedisKeys.openTriggers(shard)
+    };
     long now = 0;
-    args.add("");
-    args.add(Long.toString(eventsMaxLen));
-    for (int g = 0; g < sections.size(); g++) {
-      int shard = sections.shard(g);
-      scriptKeys[3 * g] = RedisKeys.inflight(shard, node);
-      scriptKeys[3 * g + 1] = RedisKeys.events(shard);
-      scriptKeys[3 * g + 2] = RedisKeys.openTriggers(shard);
-      args.add(RedisKeys.triggerPrefix(shard));
-      args.add(Integer.toString(sections.group(g).size()));
-      for (ShardAck shardAck : sections.group(g)) {
-        DispatchAck ack = shardAck.ack();
-        now = Math.max(now, ack.ackedMs());
-        args.add(ack.triggerId());
-        args.add(ack.slot());
-        args.add(Long.toString(ack.ackedMs()));
-      }
+    String[] args = new String[3 + 3 * group.size()];
+    for (int i = 0; i < group.size(); i++) {
+      DispatchAck ack = group.get(i);
+      now = Math.max(now, ack.ackedMs());
+      args[3 + 3 * i] = ack.triggerId();
+      args[4 + 3 * i] = ack.slot();
+      args[5 + 3 * i] = Long.toString(ack.ackedMs());
     }
-    args.set(0, Long.toString(now));
-    return ACK.<List<Long>>evalAsync(
-            redis.async(), ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new))
-        .thenApply(removed -> sections.inRequestOrder(removed.stream().map(r -> r == 1L).toList()));
+    args[0] = Long.toString(now);
+    args[1] = Long.toString(eventsMaxLen);
+    args[2] = RedisKeys.triggerPrefix(shard);
+    return ACK.<List<Long>>evalAsync(redis.async(), ScriptOutputType.MULTI, scriptKeys, args)
+        .thenApply(removed -> removed.stream().map(r -> r == 1L).toList());
   }
 
   /**

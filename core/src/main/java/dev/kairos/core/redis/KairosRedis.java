@@ -99,15 +99,6 @@ public final class KairosRedis implements AutoCloseable {
     return cluster != null;
   }
 
-  /**
-   * What grouped script calls are keyed by for a shard: the shard itself in Redis Cluster, where
-   * one script may touch one hash slot, and one lane for every shard on a single server, where one
-   * script may carry every shard's section ({@link ShardSections}).
-   */
-  public int scriptLane(int shard) {
-    return cluster != null ? shard : 0;
-  }
-
   public RedisClusterCommands<String, String> sync() {
     return cluster != null ? cluster.sync() : standalone.sync();
   }

@@ -7,7 +7,6 @@ import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.redis.ShardSections;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,8 +49,8 @@ public final class TriggerRecords {
   /** Most claims or ends in one script call: bounds the time one call holds Redis. */
   static final int MAX_GROUP = 128;
 
-  /** Calls of one lane in flight at once (claims and ends counted apart). */
-  static final int CALLS_PER_LANE = 2;
+  /** Calls of one shard in flight at once (claims and ends counted apart). */
+  static final int CALLS_PER_SHARD = 2;
 
   private final KairosRedis redis;
   private final RedisKeys keys;
@@ -61,9 +60,9 @@ public final class TriggerRecords {
   private final LuaScript completeTrigger =
       LuaScript.load(TriggerRecords.class, "complete_trigger");
   private final Coalescer<Integer, StartRequest, StartOutcome> claims =
-      new Coalescer<>(this::claimGroup, MAX_GROUP, CALLS_PER_LANE);
+      new Coalescer<>(this::claimGroup, MAX_GROUP, CALLS_PER_SHARD);
   private final Coalescer<Integer, End, CompletionOutcome> ends =
-      new Coalescer<>(this::endGroup, MAX_GROUP, CALLS_PER_LANE);
+      new Coalescer<>(this::endGroup, MAX_GROUP, CALLS_PER_SHARD);
 
   public TriggerRecords(
       KairosRedis redis, RedisKeys keys, Duration dedupWindow, long eventsMaxLen) {
@@ -114,50 +113,35 @@ public final class TriggerRecords {
   }
 
   /**
-   * {@link #claimStart} without blocking the caller. Claims that arrive while earlier ones of their
-   * lane are in flight go together in one script call ({@link Coalescer}); a lane is one shard in
-   * Redis Cluster and every shard on a single server ({@link KairosRedis#scriptLane}).
+   * {@link #claimStart} without blocking the caller. Claims of one shard that arrive while earlier
+   * ones of that shard are in flight go together in one script call ({@link Coalescer}).
    */
   public CompletionStage<StartOutcome> claimStartAsync(StartRequest request) {
-    return claims.submit(redis.scriptLane(keys.shardOf(request.jobId())), request);
+    return claims.submit(keys.shardOf(request.jobId()), request);
   }
 
-  private CompletionStage<List<StartOutcome>> claimGroup(int lane, List<StartRequest> group) {
-    ShardSections<StartRequest> sections =
-        ShardSections.of(group, request -> keys.shardOf(request.jobId()));
-    List<String> args = new ArrayList<>(2 + 2 * sections.size() + 7 * group.size());
+  private CompletionStage<List<StartOutcome>> claimGroup(int shard, List<StartRequest> group) {
+    List<String> args = new ArrayList<>(3 + 7 * group.size());
     args.add(Long.toString(dedupWindow.toMillis()));
     args.add(Long.toString(eventsMaxLen));
-    for (int g = 0; g < sections.size(); g++) {
-      args.add(RedisKeys.triggerPrefix(sections.shard(g)));
-      args.add(Integer.toString(sections.group(g).size()));
-      for (StartRequest request : sections.group(g)) {
-        args.add(request.triggerId());
-        args.add(request.jobId());
-        args.add(Long.toString(request.scheduledFireMs()));
-        args.add(request.executorId());
-        args.add(Integer.toString(request.slot()));
-        args.add(Integer.toString(request.attempt()));
-        args.add(Long.toString(request.timeoutMs()));
-      }
+    args.add(RedisKeys.triggerPrefix(shard));
+    for (StartRequest request : group) {
+      args.add(request.triggerId());
+      args.add(request.jobId());
+      args.add(Long.toString(request.scheduledFireMs()));
+      args.add(request.executorId());
+      args.add(Integer.toString(request.slot()));
+      args.add(Integer.toString(request.attempt()));
+      args.add(Long.toString(request.timeoutMs()));
     }
     return claimStart
         .<List<Object>>evalAsync(
-            redis.async(),
-            ScriptOutputType.MULTI,
-            sectionKeys(sections),
-            args.toArray(String[]::new))
-        .thenApply(replies -> sections.inRequestOrder(each(replies, TriggerRecords::startOutcome)));
+            redis.async(), ScriptOutputType.MULTI, shardKeys(shard), args.toArray(String[]::new))
+        .thenApply(replies -> each(replies, TriggerRecords::startOutcome));
   }
 
-  /** Per section, the shard's events stream and open-trigger index. */
-  private static String[] sectionKeys(ShardSections<?> sections) {
-    String[] keys = new String[2 * sections.size()];
-    for (int g = 0; g < sections.size(); g++) {
-      keys[2 * g] = RedisKeys.events(sections.shard(g));
-      keys[2 * g + 1] = RedisKeys.openTriggers(sections.shard(g));
-    }
-    return keys;
+  private static String[] shardKeys(int shard) {
+    return new String[] {RedisKeys.events(shard), RedisKeys.openTriggers(shard)};
   }
 
   @SuppressWarnings("unchecked")
@@ -195,9 +179,9 @@ public final class TriggerRecords {
   }
 
   /**
-   * {@link #complete} without blocking the caller. Ends that arrive while earlier ones of their
-   * lane are in flight go together in one script call, like start claims (the scheduler's result
-   * consumer completes a whole batch of results this way too).
+   * {@link #complete} without blocking the caller. Ends of one shard that arrive while earlier ones
+   * of that shard are in flight go together in one script call (the scheduler's result consumer
+   * completes a whole batch of results this way too).
    */
   public CompletionStage<CompletionOutcome> completeAsync(
       String triggerId,
@@ -211,7 +195,7 @@ public final class TriggerRecords {
           "an executor records only " + EXECUTOR_FINAL_STATES + ", not " + finalState);
     }
     return ends.submit(
-        redis.scriptLane(keys.shardOf(jobId)),
+        keys.shardOf(jobId),
         new End(
             triggerId,
             jobId,
@@ -230,31 +214,23 @@ public final class TriggerRecords {
       TriggerState finalState,
       String message) {}
 
-  private CompletionStage<List<CompletionOutcome>> endGroup(int lane, List<End> group) {
-    ShardSections<End> sections = ShardSections.of(group, end -> keys.shardOf(end.jobId()));
-    List<String> args = new ArrayList<>(2 + 2 * sections.size() + 6 * group.size());
+  private CompletionStage<List<CompletionOutcome>> endGroup(int shard, List<End> group) {
+    List<String> args = new ArrayList<>(3 + 6 * group.size());
     args.add(Long.toString(dedupWindow.toMillis()));
     args.add(Long.toString(eventsMaxLen));
-    for (int g = 0; g < sections.size(); g++) {
-      args.add(RedisKeys.triggerPrefix(sections.shard(g)));
-      args.add(Integer.toString(sections.group(g).size()));
-      for (End end : sections.group(g)) {
-        args.add(end.triggerId());
-        args.add(end.jobId());
-        args.add(Long.toString(end.scheduledFireMs()));
-        args.add(end.executorId());
-        args.add(end.finalState().name());
-        args.add(end.message());
-      }
+    args.add(RedisKeys.triggerPrefix(shard));
+    for (End end : group) {
+      args.add(end.triggerId());
+      args.add(end.jobId());
+      args.add(Long.toString(end.scheduledFireMs()));
+      args.add(end.executorId());
+      args.add(end.finalState().name());
+      args.add(end.message());
     }
     return completeTrigger
         .<List<Object>>evalAsync(
-            redis.async(),
-            ScriptOutputType.MULTI,
-            sectionKeys(sections),
-            args.toArray(String[]::new))
-        .thenApply(
-            replies -> sections.inRequestOrder(each(replies, TriggerRecords::completionOutcome)));
+            redis.async(), ScriptOutputType.MULTI, shardKeys(shard), args.toArray(String[]::new))
+        .thenApply(replies -> each(replies, TriggerRecords::completionOutcome));
   }
 
   /**

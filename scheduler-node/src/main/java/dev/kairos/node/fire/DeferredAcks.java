@@ -2,7 +2,6 @@ package dev.kairos.node.fire;
 
 import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.coordinator.wheel.NodeWheelStore.DispatchAck;
-import dev.kairos.coordinator.wheel.NodeWheelStore.ShardAck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -11,11 +10,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * This node's broker acknowledgements, recorded in groups: an ack waits up to the linger and then
- * goes with every other buffered ack in one {@code ack_dispatched} call on a single Redis server
- * (one call per shard in Redis Cluster), or at once with its shard's when that shard has a full
- * group. With fires spread over 64 shards an ack sent the moment the broker answers is nearly
- * always alone; waiting a fraction of a second makes one call carry many.
+ * This node's broker acknowledgements, recorded per shard in groups: an ack waits up to the linger
+ * and then goes with every other ack of its shard in one {@code ack_dispatched} call (at once when
+ * a shard has a full group). With fires spread over 64 shards an ack sent the moment the broker
+ * answers is nearly always alone; waiting a fraction of a second makes one call carry many.
  *
  * <p>Nothing waits on an ack: the executor claims the start from the message, whatever the record's
  * state. Until its ack is recorded a trigger stays in this node's inflight set, so a node that dies
@@ -51,7 +49,7 @@ final class DeferredAcks implements AutoCloseable {
     this.flushAt = flushAt;
     this.shards = new Shard[shardCount];
     for (int i = 0; i < shardCount; i++) {
-      shards[i] = new Shard();
+      shards[i] = new Shard(i);
     }
     this.timer =
         timer.scheduleWithFixedDelay(this::flushAll, lingerMs, lingerMs, TimeUnit.MILLISECONDS);
@@ -66,13 +64,13 @@ final class DeferredAcks implements AutoCloseable {
     CompletableFuture<Boolean> answer = new CompletableFuture<>();
     List<Pending> full = null;
     synchronized (s) {
-      s.pending.add(new Pending(new ShardAck(shard, ack), answer));
+      s.pending.add(new Pending(ack, answer));
       if (s.pending.size() >= flushAt) {
         full = s.drain();
       }
     }
     if (full != null) {
-      send(full);
+      send(shard, full);
     }
     return answer;
   }
@@ -88,32 +86,26 @@ final class DeferredAcks implements AutoCloseable {
     return n;
   }
 
-  /**
-   * Sends every shard's buffered acks together: the store makes one script call of them on a single
-   * Redis server, one per shard in Redis Cluster.
-   */
   void flushAll() {
-    List<Pending> all = new ArrayList<>();
     for (Shard s : shards) {
+      List<Pending> group;
       synchronized (s) {
-        if (!s.pending.isEmpty()) {
-          all.addAll(s.drain());
-        }
+        group = s.pending.isEmpty() ? null : s.drain();
       }
-    }
-    if (!all.isEmpty()) {
-      send(all);
+      if (group != null) {
+        send(s.index, group);
+      }
     }
   }
 
-  private void send(List<Pending> group) {
-    List<ShardAck> acks = new ArrayList<>(group.size());
+  private void send(int shard, List<Pending> group) {
+    List<DispatchAck> acks = new ArrayList<>(group.size());
     for (Pending p : group) {
       acks.add(p.ack);
     }
     CompletableFuture<List<Boolean>> call;
     try {
-      call = store.ackDispatchedGroupAsync(acks).toCompletableFuture();
+      call = store.ackDispatchedGroupAsync(shard, acks).toCompletableFuture();
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
@@ -135,10 +127,15 @@ final class DeferredAcks implements AutoCloseable {
     flushAll();
   }
 
-  private record Pending(ShardAck ack, CompletableFuture<Boolean> answer) {}
+  private record Pending(DispatchAck ack, CompletableFuture<Boolean> answer) {}
 
   private static final class Shard {
+    final int index;
     List<Pending> pending = new ArrayList<>();
+
+    Shard(int index) {
+      this.index = index;
+    }
 
     /** Under the shard's lock. */
     List<Pending> drain() {

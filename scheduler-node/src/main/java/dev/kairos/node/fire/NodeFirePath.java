@@ -1,7 +1,6 @@
 package dev.kairos.node.fire;
 
 import dev.kairos.coordinator.wheel.NodeWheelStore;
-import dev.kairos.coordinator.wheel.TakeResult;
 import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.node.wheel.TimingWheel;
@@ -13,12 +12,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
-import java.util.SortedMap;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -253,23 +250,23 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   private CompletableFuture<Void> fire(List<WheelEntry<Integer>> batch) {
     // Per shard, the latest fire time of this batch: the take moves only entries up to it, so
     // concurrent batches of one instant split the work instead of the first taking everything.
-    long now = clock.nowMs();
-    SortedMap<Integer, Long> upTo = new TreeMap<>();
+    Map<Integer, Long> upTo = new TreeMap<>();
     for (WheelEntry<Integer> entry : batch) {
-      // Safety: never above cluster time, so nothing is taken (and sent) before it is due.
-      upTo.merge(entry.payload(), Math.min(entry.fireMs(), now), Math::max);
+      upTo.merge(entry.payload(), entry.fireMs(), Math::max);
     }
-    // One call for every shard of the batch on a single Redis server, one per shard in Cluster.
-    List<CompletionStage<TakeResult>> calls =
-        store.takeDueAsync(upTo, FirePathSettings.PER_SHARD_LIMIT, now);
-    List<CompletableFuture<Void>> takes = new ArrayList<>(calls.size());
-    for (CompletionStage<TakeResult> call : calls) {
+    long now = clock.nowMs();
+    List<CompletableFuture<Void>> takes = new ArrayList<>(upTo.size());
+    for (Map.Entry<Integer, Long> shard : upTo.entrySet()) {
+      // Safety: never above cluster time, so nothing is taken (and sent) before it is due.
+      long bound = Math.min(shard.getValue(), now);
       takes.add(
-          call.toCompletableFuture()
+          store
+              .takeDueAsync(shard.getKey(), bound, FirePathSettings.PER_SHARD_LIMIT, now)
+              .toCompletableFuture()
               // The answer arrives on a Redis reply thread, which must never block: routing may
               // read slot leases synchronously, so the survivors go to a dispatch thread.
               .thenAcceptAsync(taken -> dispatcher.dispatchAll(taken.due()), dispatchExecutor)
-              .exceptionally(failure -> takeFailed(upTo.keySet(), failure)));
+              .exceptionally(failure -> takeFailed(shard.getKey(), failure)));
     }
     return CompletableFuture.allOf(takes.toArray(CompletableFuture[]::new));
   }
@@ -279,13 +276,13 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
    * them); one whose answer could not be handed to a dispatch thread (closing, or the queue full)
    * left them in inflight (the sweeper re-sends them).
    */
-  private Void takeFailed(Set<Integer> shards, Throwable failure) {
+  private Void takeFailed(int shard, Throwable failure) {
     meters.takeErrors.increment();
     log.warn(
-        "node={} take_due of shards {} or its dispatch failed ({}); the reconcile or the inflight"
+        "node={} take_due of shard {} or its dispatch failed ({}); the reconcile or the inflight"
             + " sweeper brings its entries back",
         store.node(),
-        shards,
+        shard,
         failure.toString());
     return null;
   }

@@ -2,53 +2,43 @@ package dev.kairos.coordinator.wheel;
 
 import static dev.kairos.coordinator.ClusterFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 
 import dev.kairos.coordinator.Claims;
 import dev.kairos.coordinator.ClusterFixture;
 import dev.kairos.coordinator.assign.RedisWheelLoad;
 import dev.kairos.coordinator.failover.NodeEntryMover;
-import dev.kairos.coordinator.wheel.NodeWheelStore.DispatchAck;
-import dev.kairos.coordinator.wheel.NodeWheelStore.ShardAck;
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/**
- * What a node's persisted wheel does in Redis, run on a Redis Cluster ({@link
- * NodeWheelStoreClusterIT}: one script call per shard) and on one server ({@link
- * NodeWheelStoreStandaloneIT}: one script call carries every shard).
- */
-abstract class NodeWheelStoreScenarios {
+@RealInfra(redis = RedisMode.CLUSTER)
+class NodeWheelStoreIT {
 
+  private final EmbeddedRedisCluster cluster;
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private ClusterFixture fx;
   private NodeWheelStore nodeA;
   private NodeWheelStore nodeB;
 
-  /** A clean fixture of 4 shards. */
-  abstract ClusterFixture newFixture();
-
-  /** How many script calls take the due entries of {@code shards} shards at once. */
-  abstract int takeCallsFor(int shards);
+  NodeWheelStoreIT(EmbeddedRedisCluster cluster) {
+    this.cluster = cluster;
+  }
 
   @BeforeEach
   void connect() {
-    fx = newFixture();
+    fx = new ClusterFixture(cluster, 4);
     nodeA = new NodeWheelStore(fx.redis, fx.keys, "node-a", 10_000, Duration.ofSeconds(5), meters);
     nodeB = new NodeWheelStore(fx.redis, fx.keys, "node-b", 10_000, Duration.ofSeconds(5), meters);
   }
@@ -280,68 +270,5 @@ abstract class NodeWheelStoreScenarios {
             new RedisWheelLoad(fx.redis, fx.keys, Duration.ofSeconds(5))
                 .entriesPerNode(List.of("node-a", "node-b", "node-c")))
         .containsExactlyInAnyOrderEntriesOf(Map.of("node-a", 2L, "node-b", 1L, "node-c", 0L));
-  }
-
-  @Test
-  void oneTakeOfSeveralShardsMovesEachShardsEntriesUpToItsOwnBound() {
-    List<String> ids = jobsInDistinctShards(3);
-    for (String id : ids) {
-      claimed(id, T0, "node-a");
-      Claims.claim(fx, 1, job(id), T0, T0 + 1_000, "node-a");
-    }
-    SortedMap<Integer, Long> upTo = new TreeMap<>();
-    upTo.put(shard(ids.get(0)), T0);
-    upTo.put(shard(ids.get(1)), T0 + 1_000); // this shard's second entry is due too
-    upTo.put(shard(ids.get(2)), T0);
-
-    List<CompletionStage<TakeResult>> calls = nodeA.takeDueAsync(upTo, 100, T0 + 1_000);
-
-    assertThat(calls).hasSize(takeCallsFor(3));
-    List<DueTrigger> due = new ArrayList<>();
-    calls.forEach(call -> due.addAll(call.toCompletableFuture().join().due()));
-    assertThat(due)
-        .extracting(DueTrigger::triggerId, DueTrigger::shard)
-        .containsExactlyInAnyOrder(
-            tuple(ids.get(0) + ":" + T0, shard(ids.get(0))),
-            tuple(ids.get(1) + ":" + T0, shard(ids.get(1))),
-            tuple(ids.get(1) + ":" + (T0 + 1_000), shard(ids.get(1))),
-            tuple(ids.get(2) + ":" + T0, shard(ids.get(2))));
-    assertThat(fx.wheel("node-a"))
-        .containsOnlyKeys(ids.get(0) + ":" + (T0 + 1_000), ids.get(2) + ":" + (T0 + 1_000));
-  }
-
-  @Test
-  void aGroupOfAcksOfSeveralShardsAnswersEachAckInOrder() {
-    List<String> ids = jobsInDistinctShards(3);
-    List<ShardAck> acks = new ArrayList<>();
-    for (String id : ids) {
-      claimed(id, T0, "node-a");
-      nodeA.takeDue(shard(id), T0, 100, T0);
-      acks.add(new ShardAck(shard(id), new DispatchAck(id + ":" + T0, "2", T0 + 5)));
-    }
-    // The leader moved the middle one away: its entry is no longer in node-a's inflight set.
-    fx.redis.sync().zrem(RedisKeys.inflight(shard(ids.get(1)), "node-a"), ids.get(1) + ":" + T0);
-    // Interleave the shards so the answers must be put back in the order asked.
-    List<ShardAck> asked = List.of(acks.get(2), acks.get(1), acks.get(0));
-
-    List<Boolean> answers = nodeA.ackDispatchedGroupAsync(asked).toCompletableFuture().join();
-
-    assertThat(answers).containsExactly(true, false, true);
-    assertThat(fx.trigger(ids.get(0) + ":" + T0)).containsEntry("state", "DISPATCHED");
-    assertThat(fx.trigger(ids.get(2) + ":" + T0)).containsEntry("state", "DISPATCHED");
-    assertThat(fx.trigger(ids.get(1) + ":" + T0)).containsEntry("state", "CLAIMED");
-    assertThat(fx.inflight("node-a")).isEmpty();
-  }
-
-  /** {@code n} job ids whose shards all differ. */
-  private List<String> jobsInDistinctShards(int n) {
-    List<String> ids = new ArrayList<>();
-    Set<Integer> shards = new HashSet<>();
-    for (int i = 0; ids.size() < n; i++) {
-      if (shards.add(shard("multi" + i))) {
-        ids.add("multi" + i);
-      }
-    }
-    return ids;
   }
 }
