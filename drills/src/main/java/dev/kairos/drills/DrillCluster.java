@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,6 +48,8 @@ public final class DrillCluster implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final List<DrillNode> nodes = new ArrayList<>();
   private final List<DrillExecutor> executors = new ArrayList<>();
+  private final Map<String, NodeLinks> links = new LinkedHashMap<>();
+  private boolean proxiedLinks;
 
   /** Admin token for the nodes' protected actuator endpoints; only its SHA-256 is configured. */
   private final String adminToken = "drill-admin-" + UUID.randomUUID();
@@ -100,6 +103,23 @@ public final class DrillCluster implements AutoCloseable {
   }
 
   /**
+   * From now on every started node reaches ZooKeeper and Redis through proxies of its own ({@link
+   * NodeLinks}), so a drill can partition one node from either.
+   */
+  public void proxyNodeLinks() {
+    proxiedLinks = true;
+  }
+
+  /** The proxied paths of a node started after {@link #proxyNodeLinks}. */
+  public NodeLinks links(DrillNode node) {
+    NodeLinks nodeLinks = links.get(node.name());
+    if (nodeLinks == null) {
+      throw new IllegalStateException(node.name() + " was started without proxied links");
+    }
+    return nodeLinks;
+  }
+
+  /**
    * Adds and starts {@code node-<k>} (k = nodes so far + 1) on a free port; returns without waiting
    * for it to be up. Extra arguments (e.g. {@code --kairos.cluster.leader-timeout=2s}) go last.
    */
@@ -107,7 +127,13 @@ public final class DrillCluster implements AutoCloseable {
     String name = "node-" + (nodes.size() + 1);
     int port = FreePorts.pick();
     List<String> args = new ArrayList<>();
-    infra.springProperties().forEach((k, v) -> args.add("--" + k + "=" + v));
+    Map<String, String> connections = new LinkedHashMap<>(infra.springProperties());
+    if (proxiedLinks) {
+      NodeLinks nodeLinks = NodeLinks.start(name, connections);
+      links.put(name, nodeLinks);
+      connections.putAll(nodeLinks.overrides());
+    }
+    connections.forEach((k, v) -> args.add("--" + k + "=" + v));
     args.add("--server.port=" + port);
     args.add("--kairos.node.name=" + name);
     args.add("--kairos.node.internal-address=127.0.0.1:" + port);
@@ -257,6 +283,7 @@ public final class DrillCluster implements AutoCloseable {
     for (DrillNode node : nodes) {
       node.process().close();
     }
+    links.values().forEach(NodeLinks::close);
     log.info("drill cluster {} closed: logs under {}", id, dir);
   }
 }

@@ -68,6 +68,9 @@ abstract class DrillBase {
     redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(30));
     redis.sync().flushall();
     cluster = new DrillCluster(infra, Path.of("target", "drills", id), id, QUEUES);
+    if (info.getTestClass().orElseThrow().isAnnotationPresent(ProxiedNodeLinks.class)) {
+      cluster.proxyNodeLinks();
+    }
     // What the first node would write; written here so executors start beside the nodes (an
     // executor refuses to start before the shard count exists).
     keys = new RedisKeys(ClusterMetadata.initialise(redis, RedisKeys.DEFAULT_SHARDS));

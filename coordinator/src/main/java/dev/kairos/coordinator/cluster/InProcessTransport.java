@@ -37,7 +37,12 @@ public final class InProcessTransport implements ClusterTransport {
     if (heartbeatsBlocked.contains(target.name())) {
       throw new KairosException("heartbeat to " + target.name() + " blocked");
     }
-    return receiver(target).onHeartbeat(term, leaderId);
+    LeadershipManager receiver = receiver(target);
+    long observed = receiver.onHeartbeat(term, leaderId);
+    if (!receiver.servesFires()) {
+      throw new KairosException(target.name() + " heard the heartbeat but does not reach Redis");
+    }
+    return observed;
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -71,6 +72,9 @@ public final class LeadershipManager implements AutoCloseable {
   private final Counter heartbeatFailures;
   private final Counter loopErrors;
   private final Counter followersDeclaredDead;
+  private final Counter abstentions;
+  private final BooleanSupplier reachesRedis;
+  private boolean abstaining;
   private final long timeoutNanos;
   private final FollowerLiveness liveness;
   private CuratorCache leaderCache;
@@ -100,6 +104,25 @@ public final class LeadershipManager implements AutoCloseable {
       ElectionConfig config,
       LongSupplier nanos,
       MeterRegistry meters) {
+    this(client, layout, membership, terms, transport, config, nanos, () -> true, meters);
+  }
+
+  /**
+   * @param reachesRedis whether this node reaches Redis ({@link RedisReachability}): a leader that
+   *     does not steps down, and a node that does not never stands for election, so a node cut off
+   *     from Redis but not from ZooKeeper cannot hold leadership it cannot exercise
+   */
+  public LeadershipManager(
+      CuratorFramework client,
+      ZkLayout layout,
+      ZkMembership membership,
+      TermAllocator terms,
+      ClusterTransport transport,
+      ElectionConfig config,
+      LongSupplier nanos,
+      BooleanSupplier reachesRedis,
+      MeterRegistry meters) {
+    this.reachesRedis = reachesRedis;
     this.client = client;
     this.layout = layout;
     this.membership = membership;
@@ -116,6 +139,7 @@ public final class LeadershipManager implements AutoCloseable {
     this.heartbeatFailures = meters.counter("kairos.election.heartbeat.failures");
     this.loopErrors = meters.counter("kairos.election.loop.errors");
     this.followersDeclaredDead = meters.counter("kairos.cluster.followers.declared.dead");
+    this.abstentions = meters.counter("kairos.election.abstentions");
     this.liveness = new FollowerLiveness(timeoutNanos, nanos);
   }
 
@@ -205,6 +229,17 @@ public final class LeadershipManager implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether this node can take fires: it reaches Redis. A follower that cannot answers the leader's
+   * heartbeats with a refusal after hearing them, so the leader stops assigning to it and, after
+   * the leader timeout, moves its wheel to nodes that can fire it (moving a live node's entries is
+   * safe: a node fires only from its own keys); once it reaches Redis again its answers make it
+   * responsive again.
+   */
+  public boolean servesFires() {
+    return reachesRedis.getAsBoolean();
+  }
+
   /** Whether this node leads {@code term} or higher, or heard a leader of it within the timeout. */
   public boolean stillHearsLeader(long term) {
     synchronized (lock) {
@@ -251,6 +286,19 @@ public final class LeadershipManager implements AutoCloseable {
   }
 
   private void leaderTick(long term) {
+    if (!reachesRedis.getAsBoolean()) {
+      synchronized (lock) {
+        if (leadingTerm == term) {
+          // Liveness: heartbeats would keep followers from electing a leader that can scan.
+          revoke(
+              "redis-unreachable",
+              "Redis has not answered for the leader timeout ("
+                  + config.leaderTimeout().toMillis()
+                  + " ms)");
+        }
+      }
+      return;
+    }
     LeaderRecord znode = leaderRecord();
     if (znode != null && znode.term() > term) {
       synchronized (lock) {
@@ -339,12 +387,17 @@ public final class LeadershipManager implements AutoCloseable {
         return;
       }
     }
-    if (znode == null) {
-      runElection(null, "no leader znode");
+    if (znode != null
+        && znode.leaderId().equals(self.name())
+        && znode.incarnation().equals(self.incarnation())) {
+      deleteOwnLeaderZnode(znode);
       return;
     }
-    if (znode.leaderId().equals(self.name()) && znode.incarnation().equals(self.incarnation())) {
-      deleteOwnLeaderZnode(znode);
+    if (!mayStand()) {
+      return;
+    }
+    if (znode == null) {
+      runElection(null, "no leader znode");
       return;
     }
     synchronized (lock) {
@@ -361,6 +414,27 @@ public final class LeadershipManager implements AutoCloseable {
         candidateNotBefore = now + timeoutNanos / 2;
       }
     }
+  }
+
+  /**
+   * Whether this node may stand for election: only while it reaches Redis, since a leader that
+   * cannot scan would hold the cluster's fires until it stepped down again. Logged on each change.
+   */
+  private boolean mayStand() {
+    boolean reaches = reachesRedis.getAsBoolean();
+    if (reaches == !abstaining) {
+      return reaches;
+    }
+    abstaining = !reaches;
+    if (abstaining) {
+      abstentions.increment();
+      log.warn(
+          "node={} does not reach Redis: it will not stand for election until it does",
+          self.name());
+    } else {
+      log.info("node={} reaches Redis again and may stand for election", self.name());
+    }
+    return reaches;
   }
 
   /** Majority of the ZooKeeper membership (suspect leader included) says the leader is down. */

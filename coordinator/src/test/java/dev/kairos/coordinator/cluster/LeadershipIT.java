@@ -164,6 +164,62 @@ class LeadershipIT {
   }
 
   @Test
+  void aLeaderCutOffRedisStepsDownAndANodeThatReachesItLeads() {
+    List<TestNode> all = three();
+    TestNode cut = awaitOneLeader(all);
+    long term = cut.manager.leadingTerm();
+
+    cut.reachesRedis.set(false);
+
+    await(WAIT, "the cut-off leader revoked", () -> cut.edges.contains("revoked:" + term));
+    await(
+        WAIT,
+        "another node leads a higher term",
+        () ->
+            leaders(all).size() == 1
+                && leaders(all).get(0) != cut
+                && leaders(all).get(0).manager.leadingTerm() > term);
+    TestNode next = leaders(all).get(0);
+    awaitAgreement(all, next.manager.leadingTerm());
+    await(WAIT, "the cut-off node abstains", () -> cut.counter("kairos.election.abstentions") == 1);
+    assertThat(cut.edges)
+        .as("never elected while cut off")
+        .containsExactly("elected:" + term, "revoked:" + term);
+    assertThat(
+            cut.meters.counter("kairos.election.stepdowns", "reason", "redis-unreachable").count())
+        .isEqualTo(1);
+
+    // Reaching Redis again makes it a candidate again, not a challenger: the leader keeps leading.
+    cut.reachesRedis.set(true);
+    long until = System.nanoTime() + TestNode.LEADER_TIMEOUT.multipliedBy(4).toNanos();
+    while (System.nanoTime() < until) {
+      assertThat(leaders(all)).containsExactly(next);
+    }
+  }
+
+  @Test
+  void aFollowerCutOffRedisIsDeclaredDeadUntilItReachesRedisAgain() {
+    List<TestNode> all = three();
+    TestNode leader = awaitOneLeader(all);
+    long term = leader.manager.leadingTerm();
+    awaitAgreement(all, term);
+    TestNode cut = all.stream().filter(n -> n != leader).findFirst().orElseThrow();
+    LiveNodes responsive = leader.manager.responsiveMembers();
+
+    cut.reachesRedis.set(false);
+
+    await(WAIT, cut.name + " declared dead", () -> !responsive.current().contains(cut.name));
+    assertThat(leader.counter("kairos.cluster.followers.declared.dead")).isEqualTo(1);
+    assertThat(leaders(all)).as("no election: it still hears the leader").containsExactly(leader);
+    assertThat(cut.manager.observedTerm()).isEqualTo(term);
+
+    cut.reachesRedis.set(true);
+
+    await(WAIT, cut.name + " responsive again", () -> responsive.current().contains(cut.name));
+    assertThat(leaders(all)).containsExactly(leader);
+  }
+
+  @Test
   void aSuspendedLeaderRevokesAtOnceBeforeItsSessionIsLost() {
     List<TestNode> all = three();
     TestNode leader = awaitOneLeader(all);

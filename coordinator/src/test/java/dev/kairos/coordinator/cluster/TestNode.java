@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -28,6 +29,9 @@ final class TestNode implements AutoCloseable {
   final ZkMembership membership;
   final LeadershipManager manager;
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+  /** What the node's Redis reachability says; a test cuts it. */
+  final AtomicBoolean reachesRedis = new AtomicBoolean(true);
 
   /** "elected:T", "revoked:T" in order. */
   final List<String> edges = new CopyOnWriteArrayList<>();
@@ -62,6 +66,7 @@ final class TestNode implements AutoCloseable {
             transport,
             CONFIG,
             System::nanoTime,
+            reachesRedis::get,
             meters);
     manager.addListener(
         new LeadershipListener() {

@@ -45,6 +45,10 @@ class ClusterEndpoint {
     if (request.term() >= observed) {
       leader.heard(request.term(), request.leaderId());
     }
+    if (!manager.servesFires()) {
+      // Heard, but cut off from Redis: the leader must not count on this node to fire.
+      return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).build();
+    }
     return ResponseEntity.ok(new ClusterMessages.HeartbeatResponse(observed));
   }
 

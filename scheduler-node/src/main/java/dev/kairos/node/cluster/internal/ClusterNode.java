@@ -6,6 +6,7 @@ import dev.kairos.coordinator.cluster.ElectionConfig;
 import dev.kairos.coordinator.cluster.FailoverSweeper;
 import dev.kairos.coordinator.cluster.LeadershipManager;
 import dev.kairos.coordinator.cluster.Member;
+import dev.kairos.coordinator.cluster.RedisReachability;
 import dev.kairos.coordinator.cluster.TermAllocator;
 import dev.kairos.coordinator.cluster.ZkLayout;
 import dev.kairos.coordinator.cluster.ZkMembership;
@@ -61,6 +62,7 @@ final class ClusterNode implements AutoCloseable {
   }
 
   private final ZkMembership membership;
+  private final RedisReachability reachability;
   private final LeadershipManager manager;
   private final LeaderDuties duties;
   private final FailoverSweeper sweeper;
@@ -71,6 +73,13 @@ final class ClusterNode implements AutoCloseable {
     this.membership = new ZkMembership(w.client(), w.layout(), w.self(), recheckMs, w.meters());
     ShardFence fence = new ShardFence(w.redis(), w.keys(), w.redisTimeout());
     ClusterPause pause = new ClusterPause(w.redis(), w.clock());
+    this.reachability =
+        new RedisReachability(
+            w.redis(),
+            w.election().heartbeatInterval(),
+            w.election().leaderTimeout(),
+            w.self().name(),
+            System::nanoTime);
     this.manager =
         new LeadershipManager(
             w.client(),
@@ -80,6 +89,7 @@ final class ClusterNode implements AutoCloseable {
             w.transport(),
             w.election(),
             System::nanoTime,
+            reachability,
             w.meters());
     DueFireScanner scanner =
         new DueFireScanner(
@@ -144,6 +154,7 @@ final class ClusterNode implements AutoCloseable {
     }
     membership.start();
     sweeper.start();
+    reachability.start();
     manager.start();
   }
 
@@ -166,6 +177,7 @@ final class ClusterNode implements AutoCloseable {
       return;
     }
     manager.close();
+    reachability.close();
     duties.close();
     sweeper.close();
     membership.close();
