@@ -67,6 +67,22 @@ public final class StartLedger {
       return Lateness.of(values);
     }
 
+    /**
+     * Fires whose first start came before their scheduled time, by this machine's clock (every
+     * executor runs on it): the one thing a scheduler must never do, whatever the nodes' clocks
+     * say.
+     */
+    public List<String> early() {
+      List<String> early = new ArrayList<>();
+      firstStartMs.forEach(
+          (id, start) -> {
+            if (start < fireMs(id)) {
+              early.add(id);
+            }
+          });
+      return early;
+    }
+
     public String summary() {
       return "expected="
           + expected
@@ -74,6 +90,8 @@ public final class StartLedger {
           + firstStartMs.size()
           + " missed="
           + missed.size()
+          + " early="
+          + early().size()
           + " duplicates="
           + duplicates.size()
           + " claimedNotLogged="

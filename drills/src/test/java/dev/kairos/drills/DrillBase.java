@@ -71,6 +71,9 @@ abstract class DrillBase {
     if (info.getTestClass().orElseThrow().isAnnotationPresent(ProxiedNodeLinks.class)) {
       cluster.proxyNodeLinks();
     }
+    if (info.getTestClass().orElseThrow().isAnnotationPresent(FakeNodeClocks.class)) {
+      cluster.fakeNodeClocks();
+    }
     // What the first node would write; written here so executors start beside the nodes (an
     // executor refuses to start before the shard count exists).
     keys = new RedisKeys(ClusterMetadata.initialise(redis, RedisKeys.DEFAULT_SHARDS));
@@ -255,6 +258,7 @@ abstract class DrillBase {
     assertNoneMissed(outcome.missed(), "expected fires with no start");
     assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
     assertThat(outcome.claimedNotLogged()).as("start claims whose handler never ran").isEmpty();
+    assertThat(outcome.early()).as("fires started before their time").isEmpty();
     return jobs.expectedTriggerIds(from, to);
   }
 

@@ -117,6 +117,7 @@ class ExecutorKillDrillIT extends DrillBase {
           .isGreaterThanOrEqualTo(left.end());
       assertNoneMissed(outcome.missed(), "expected fires with no start");
       assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
+      assertThat(outcome.early()).as("fires started before their time").isEmpty();
     }
   }
 

@@ -57,5 +57,6 @@ class FollowerKillDrillIT extends DrillBase {
     assertThat(heldOutcome.duplicates()).as("held fires started twice").isEmpty();
     assertNoneMissed(outcome.missed(), "expected fires with no start");
     assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
+    assertThat(outcome.early()).as("fires started before their time").isEmpty();
   }
 }

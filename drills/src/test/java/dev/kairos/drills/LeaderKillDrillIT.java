@@ -42,6 +42,7 @@ class LeaderKillDrillIT extends DrillBase {
     assertThat(view.term()).as("the new leader's term").isGreaterThan(oldTerm);
     assertNoneMissed(outcome.missed(), "expected fires with no start");
     assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
+    assertThat(outcome.early()).as("fires started before their time").isEmpty();
     assertThat(outcome.claimedNotLogged())
         .as("start claims without a handler start: no executor was killed")
         .isEmpty();

@@ -113,6 +113,7 @@ class LeaderPauseDrillIT extends DrillBase {
     // the rejections are reported, and counted > 0 by DueFireScannerIT and FailoverSweepIT.
     assertThat(staleClaims).as("fires claimed by the old term after the takeover").isEmpty();
     assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
+    assertThat(outcome.early()).as("fires started before their time").isEmpty();
     assertNoneMissed(outcome.missed(), "expected fires with no start");
   }
 

@@ -76,6 +76,7 @@ class NodeRestartDrillIT extends DrillBase {
     assertThat(heldOutcome.duplicates()).as("held fires started twice").isEmpty();
     assertNoneMissed(outcome.missed(), "expected fires with no start");
     assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
+    assertThat(outcome.early()).as("fires started before their time").isEmpty();
   }
 
   private static final String REDISPATCHED = "kairos_lost_redispatched_total";
