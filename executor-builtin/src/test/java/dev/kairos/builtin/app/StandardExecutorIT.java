@@ -76,7 +76,7 @@ class StandardExecutorIT {
   }
 
   private Map<String, Object> properties() {
-    Map<String, Object> properties = new LinkedHashMap<>();
+    Map<String, Object> properties = new LinkedHashMap<>(InProcess.EXECUTOR_DEFAULTS);
     properties.put("kairos.executor.redis.uris", embeddedRedis.uri());
     properties.put("kairos.executor.name-server", mq.nameServerAddress());
     properties.put("kairos.executor.broker-cluster", "kairos");
