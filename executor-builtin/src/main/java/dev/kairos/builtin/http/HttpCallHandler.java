@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * exchange ({@code sendAsync} + a bounded wait that cancels the exchange), cancellation on the
  * executor's interrupt (job timeout, cancel, shutdown), and a body subscriber that stops reading
  * after the logged excerpt. Two clients (redirects followed or not) are shared by all runs; their
- * callbacks run on this handler's named daemon threads, stopped by {@link #close()}.
+ * callbacks run on this handler's named daemon threads, stopped by {@link #close()}; their number
+ * follows the calls in flight, which the executor's {@code worker-threads} bound.
  */
 public final class HttpCallHandler implements JobHandler, AutoCloseable {
 

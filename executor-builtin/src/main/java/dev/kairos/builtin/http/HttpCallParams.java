@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -76,13 +77,7 @@ public record HttpCallParams(
     SuccessStatuses success = success(json);
     boolean follow = json.bool("followRedirects", false);
     return new HttpCallParams(
-        method,
-        url,
-        java.util.Collections.unmodifiableMap(headers),
-        body,
-        timeout,
-        success,
-        follow);
+        method, url, Collections.unmodifiableMap(headers), body, timeout, success, follow);
   }
 
   private static URI url(JsonParams json) {

@@ -1,5 +1,8 @@
 package dev.kairos.builtin.script;
 
+import static java.nio.file.attribute.PosixFilePermission.GROUP_WRITE;
+import static java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE;
+
 import dev.kairos.builtin.BuiltinRunFailedException;
 import dev.kairos.mq.executor.JobContext;
 import java.io.File;
@@ -7,15 +10,19 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -196,15 +203,35 @@ public final class ScriptHandler implements dev.kairos.mq.executor.JobHandler {
     }
   }
 
+  /**
+   * A fresh {@code rwx------} directory under the work dir. The work dir must belong to this
+   * process's user and be writable by no one else: whoever can write there could swap a run's
+   * directory between the script's write and its start.
+   */
   private Path privateRunDir() throws IOException {
-    Files.createDirectories(settings.workDir());
-    if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-      return Files.createTempDirectory(
-          settings.workDir(),
-          "run-",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Path workDir = settings.workDir();
+    Files.createDirectories(workDir);
+    if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+      return Files.createTempDirectory(workDir, "run-");
     }
-    return Files.createTempDirectory(settings.workDir(), "run-");
+    Path runDir =
+        Files.createTempDirectory(
+            workDir,
+            "run-",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Set<PosixFilePermission> shared = EnumSet.of(GROUP_WRITE, OTHERS_WRITE);
+    shared.retainAll(Files.getPosixFilePermissions(workDir, LinkOption.NOFOLLOW_LINKS));
+    if (!Files.getOwner(workDir, LinkOption.NOFOLLOW_LINKS).equals(Files.getOwner(runDir))
+        || !shared.isEmpty()) {
+      deleteQuietly(runDir);
+      throw new BuiltinRunFailedException(
+          NAME
+              + ": the work dir "
+              + workDir
+              + " must be owned by the executor's user and writable by no one else"
+              + " (kairos.executor.builtin.script.work-dir); nothing was run");
+    }
+    return runDir;
   }
 
   private static void deleteQuietly(Path dir) {

@@ -12,6 +12,7 @@ import dev.kairos.mq.executor.JobContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -223,6 +224,25 @@ class ScriptHandlerTest {
 
     String log = context.log().text();
     assertThat(log).contains("stdout| line 0").contains("480 more output lines not logged");
+  }
+
+  @Test
+  void aWorkDirOthersCanWriteToRunsNothing() throws Exception {
+    Path shared = Files.createDirectory(scratch.resolve("shared"));
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+    ScriptHandler handler =
+        new ScriptHandler(
+            new ScriptSettings(
+                true, List.of("sh"), shared, Duration.ofMinutes(1), Duration.ofSeconds(2), 20));
+    Path marker = scratch.resolve("ran");
+
+    assertThatThrownBy(() -> handler.execute(context(params("sh", "touch '" + marker + "'"))))
+        .isInstanceOf(BuiltinRunFailedException.class)
+        .hasMessageContaining("must be owned by the executor's user and writable by no one else");
+    assertThat(marker).doesNotExist();
+    try (var left = Files.list(shared)) {
+      assertThat(left).isEmpty();
+    }
   }
 
   @Test
