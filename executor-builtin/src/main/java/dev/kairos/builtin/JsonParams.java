@@ -13,6 +13,9 @@ import java.util.Set;
  */
 public final class JsonParams {
 
+  /** The longest timeout a param may ask for: 7 days, as the admin API's job timeout. */
+  public static final long MAX_TIMEOUT_MS = 604_800_000L;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String handler;
@@ -79,14 +82,21 @@ public final class JsonParams {
     return node.textValue();
   }
 
-  /** An optional whole number of milliseconds above 0, or {@code fallback}. */
+  /**
+   * An optional whole number of milliseconds in 1..{@link #MAX_TIMEOUT_MS}, or {@code fallback}.
+   */
   public long positiveMillis(String field, long fallback) {
     JsonNode node = node(field);
     if (node == null) {
       return fallback;
     }
-    if (!node.canConvertToLong() || !node.isIntegralNumber() || node.longValue() <= 0) {
-      throw invalid(field, "must be a whole number of milliseconds above 0, was " + node);
+    if (!node.isIntegralNumber()
+        || !node.canConvertToLong()
+        || node.longValue() <= 0
+        || node.longValue() > MAX_TIMEOUT_MS) {
+      throw invalid(
+          field,
+          "must be a whole number of milliseconds in 1.." + MAX_TIMEOUT_MS + ", was " + node);
     }
     return node.longValue();
   }

@@ -213,6 +213,7 @@ class HttpCallHandlerTest {
             Map.entry("{\"url\":\"http://h\",\"method\":\"BREW\"}", "field \"method\": must be"),
             Map.entry("{\"url\":\"http://h\",\"timeoutMs\":0}", "field \"timeoutMs\""),
             Map.entry("{\"url\":\"http://h\",\"timeoutMs\":\"5s\"}", "field \"timeoutMs\""),
+            Map.entry("{\"url\":\"http://h\",\"timeoutMs\":604800001}", "in 1..604800000"),
             Map.entry("{\"url\":\"http://h\",\"successStatus\":\"2xxx\"}", "\"successStatus\""),
             Map.entry("{\"url\":\"http://h\",\"successStatus\":[700]}", "outside 100..599"),
             Map.entry("{\"url\":\"http://h\",\"headers\":[\"a\"]}", "field \"headers\""),
