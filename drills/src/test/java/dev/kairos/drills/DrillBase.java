@@ -52,6 +52,9 @@ abstract class DrillBase {
 
   static final Duration STARTS_CAP = Duration.ofMinutes(4);
 
+  /** Where each outage drill writes its report, plot and points ({@link DrillReport}). */
+  static final Path REPORTS = Path.of("target", "drill-reports");
+
   static EmbeddedInfrastructure infra;
   static DrillCluster cluster;
   static KairosRedis redis;
@@ -254,12 +257,37 @@ abstract class DrillBase {
         outcome.latenessOf(jobs.expectedTriggerIds(stoppedAt, to)),
         outcome.summary());
     logDispatchLateness(name, from, to);
+    report(name, from, stoppedAt, restartedAt, to, outcome);
 
     assertNoneMissed(outcome.missed(), "expected fires with no start");
     assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
     assertThat(outcome.claimedNotLogged()).as("start claims whose handler never ran").isEmpty();
     assertThat(outcome.early()).as("fires started before their time").isEmpty();
     return jobs.expectedTriggerIds(from, to);
+  }
+
+  /**
+   * Writes the drill's report, plot and points under {@link #REPORTS} ({@link DrillReport}), before
+   * the drill asserts, so a failed drill leaves them too; {@code faultFrom} = {@code faultTo} for
+   * an instant fault (a kill).
+   */
+  static void report(
+      String name, long from, long faultFrom, long faultTo, long to, StartLedger.Outcome outcome) {
+    Path dir =
+        new DrillReport(
+                name,
+                from,
+                faultFrom,
+                faultTo,
+                to,
+                outcome.firstStartMs(),
+                outcome.expected(),
+                outcome.missed().size(),
+                outcome.early().size(),
+                outcome.duplicates().size(),
+                outcome.claimedNotLogged().size())
+            .write(REPORTS);
+    log.info("DRILL {}: report {}", name, dir.resolve("report.md").toAbsolutePath());
   }
 
   /** The observation window grows by {@code duration}: the workload runs by itself meanwhile. */

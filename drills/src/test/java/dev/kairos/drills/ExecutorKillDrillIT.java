@@ -79,6 +79,7 @@ class ExecutorKillDrillIT extends DrillBase {
       long to = System.currentTimeMillis();
       StartLedger.Outcome outcome =
           ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
+      report("executor-kill", from, killedAt, claimedAt, to, outcome);
       long backlogStarts =
           StartLedger.readLogs(List.of(replacement)).values().stream()
               .flatMap(List::stream)

@@ -28,6 +28,7 @@ class FollowerKillDrillIT extends DrillBase {
     long to = System.currentTimeMillis();
     StartLedger.Outcome outcome =
         ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
+    report("follower-kill", from, killedAt, killedAt + movedAfterMs, to, outcome);
     Lateness reassigned = ledger.observe(held.all(), cluster.executors()).lateness();
     double declaredDead = leader.probe().metric("kairos_cluster_followers_declared_dead_total");
     double moved = leader.probe().metric("kairos_failover_entries_moved_total");

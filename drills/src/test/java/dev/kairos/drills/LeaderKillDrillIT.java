@@ -25,6 +25,7 @@ class LeaderKillDrillIT extends DrillBase {
     long to = System.currentTimeMillis();
     StartLedger.Outcome outcome =
         ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
+    report("leader-kill", from, killedAt, killedAt, to, outcome);
     Lateness aroundKill =
         outcome.latenessOf(jobs.expectedTriggerIds(killedAt, killedAt + takeoverMs + 2_000));
     log.info(

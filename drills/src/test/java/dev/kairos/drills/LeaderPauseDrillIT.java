@@ -79,6 +79,7 @@ class LeaderPauseDrillIT extends DrillBase {
     long to = System.currentTimeMillis();
     StartLedger.Outcome outcome =
         ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
+    report("leader-pause", from, pausedAt, resumedAt, to, outcome);
     // Every fire the old term could have claimed after the takeover (pre-read included).
     List<String> staleClaims =
         ledger.claimedByTermSince(

@@ -52,6 +52,7 @@ class NodeRestartDrillIT extends DrillBase {
     long to = System.currentTimeMillis();
     StartLedger.Outcome outcome =
         ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);
+    report("node-restart", from, killedAt, killedAt + rejoinedAfterMs, to, outcome);
     long duplicatePublishes = duplicateReports() - duplicatesBefore;
     double redispatched = sum(cluster.nodes(), REDISPATCHED) - redispatchedBefore;
     log.info(
