@@ -189,6 +189,105 @@ class AdminApiIT {
   }
 
   @Test
+  void descriptionOwnerAndAlarmRecipientsFlowThroughCreateReadListUpdateAndExport() {
+    String id = id("features");
+    String app = "features-" + RUN;
+    Map<String, Object> job = jobMap(id, app, "CRON", "0 0 3 * * *", "UTC", true);
+    job.put("description", "Nightly ledger export.\nPage the owner when it fails.");
+    job.put("owner", "Zoë <ledger-" + RUN + ">");
+    job.put("alarmEmails", List.of(" ledger@example.com", "oncall+ledger@example.org"));
+    job.put("alarmWebhooks", List.of("https://hooks.example.com/T0/B0/x?tags=a,b"));
+    ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(job), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+    for (JsonNode shown :
+        List.of(
+            created.json(),
+            node.get("/api/v1/jobs/" + id, VIEWER).json(),
+            node.get("/api/v1/jobs?q=LEDGER-" + RUN, VIEWER).json().at("/items/0"),
+            node.get("/api/v1/job-export?app=" + app, VIEWER).json().at("/jobs/0"))) {
+      assertThat(shown.path("id").asText()).isEqualTo(id);
+      assertThat(shown.path("description").asText())
+          .isEqualTo("Nightly ledger export.\nPage the owner when it fails.");
+      assertThat(shown.path("owner").asText()).isEqualTo("Zoë <ledger-" + RUN + ">");
+      assertThat(shown.path("alarmEmails").toString())
+          .as("stored stripped, in order")
+          .isEqualTo("[\"ledger@example.com\",\"oncall+ledger@example.org\"]");
+      assertThat(shown.path("alarmWebhooks").toString())
+          .isEqualTo("[\"https://hooks.example.com/T0/B0/x?tags=a,b\"]");
+    }
+
+    // Importing the export again changes nothing: the new fields take part in the comparison.
+    String export = node.get("/api/v1/job-export?app=" + app, VIEWER).body();
+    ApiTestNode.Response again = node.post("/api/v1/job-import?dryRun=true", export, ADMIN);
+    assertThat(again.status()).as(again.toString()).isEqualTo(200);
+    assertThat(again.json().at("/items/0/action").asText()).isEqualTo("UNCHANGED");
+
+    // A full update replaces them; leaving them out clears them.
+    job.put("owner", "platform");
+    job.remove("description");
+    job.remove("alarmEmails");
+    job.put("alarmWebhooks", List.of("http://10.0.0.9:8080/alarm"));
+    ApiTestNode.Response updated =
+        node.call(
+            "PUT", "/api/v1/jobs/" + id, ApiTestNode.json(job), ADMIN, Map.of("If-Match", "\"1\""));
+    assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+    JsonNode read = node.get("/api/v1/jobs/" + id, VIEWER).json();
+    assertThat(read.path("owner").asText()).isEqualTo("platform");
+    assertThat(read.path("description").asText()).isEmpty();
+    assertThat(read.path("alarmEmails").isEmpty()).isTrue();
+    assertThat(read.path("alarmWebhooks").toString()).isEqualTo("[\"http://10.0.0.9:8080/alarm\"]");
+    assertThat(read.path("scheduleVersion").asLong())
+        .as("not a schedule change")
+        .isEqualTo(created.json().path("scheduleVersion").asLong());
+  }
+
+  @Test
+  void copyCreatesADisabledJobWithTheSameDefinitionUnderANewOrGeneratedId() {
+    String id = id("original");
+    String app = "copies-" + RUN;
+    Map<String, Object> job = jobMap(id, app, "CRON", "0 15 2 ? * 1", "Asia/Shanghai", true);
+    job.put("cronDialect", "QUARTZ");
+    job.put("params", "{\"n\":1}");
+    job.put("routing", "ROUND");
+    job.put("retryCount", 2);
+    job.put("owner", "ledger-team");
+    job.put("alarmEmails", List.of("ledger@example.com"));
+    job.put("childJobIds", List.of(id("some-child")));
+    ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(job), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+    String named = id("named-copy");
+    ApiTestNode.Response copied =
+        node.post("/api/v1/jobs/" + id + "/copy", "{\"id\":\"" + named + "\"}", ADMIN);
+    assertThat(copied.status()).as(copied.toString()).isEqualTo(201);
+    assertThat(copied.headers().firstValue("Location")).hasValue("/api/v1/jobs/" + named);
+    assertThat(copied.headers().firstValue("ETag")).hasValue("\"1\"");
+    assertThat(copied.json().path("enabled").asBoolean()).as("a copy starts disabled").isFalse();
+    assertThat(copied.json().has("nextFireMs")).isFalse();
+    JsonNode original = definition(node.get("/api/v1/jobs/" + id, VIEWER).json());
+    JsonNode copy = definition(node.get("/api/v1/jobs/" + named, VIEWER).json());
+    com.fasterxml.jackson.databind.node.ObjectNode expected = original.deepCopy();
+    expected.put("id", named).put("enabled", false);
+    assertThat(copy).isEqualTo(expected);
+
+    ApiTestNode.Response generated = node.post("/api/v1/jobs/" + id + "/copy", null, ADMIN);
+    assertThat(generated.status()).as(generated.toString()).isEqualTo(201);
+    assertThat(generated.json().path("id").asText()).isEqualTo(id + "-copy");
+    ApiTestNode.Response second = node.post("/api/v1/jobs/" + id + "/copy", "{}", ADMIN);
+    assertThat(second.status()).as(second.toString()).isEqualTo(201);
+    assertThat(second.json().path("id").asText()).isEqualTo(id + "-copy-2");
+
+    ApiTestNode.Response taken =
+        node.post("/api/v1/jobs/" + id + "/copy", "{\"id\":\"" + named + "\"}", ADMIN);
+    assertThat(taken.status()).isEqualTo(409);
+    assertThat(taken.json().path("code").asText()).isEqualTo("job-exists");
+    ApiTestNode.Response unknown = node.post("/api/v1/jobs/nope-" + RUN + "/copy", null, ADMIN);
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.json().path("code").asText()).isEqualTo("job-not-found");
+  }
+
+  @Test
   void creatingAnExistingJobIsAConflictNamingTheId() {
     String id = id("twice");
     assertThat(node.post("/api/v1/jobs", cronJob(id, "a-" + RUN, "0 0 3 * * *"), ADMIN).status())
@@ -306,6 +405,9 @@ class AdminApiIT {
     drivers.put(
         "POST /api/v1/jobs/{id}/enable",
         List.of(() -> node.post("/api/v1/jobs/" + job + "/enable", null, ADMIN)));
+    drivers.put(
+        "POST /api/v1/jobs/{id}/copy",
+        List.of(() -> node.post("/api/v1/jobs/" + job + "/copy", null, ADMIN)));
     drivers.put(
         "POST /api/v1/jobs/{id}/trigger",
         List.of(() -> node.post("/api/v1/jobs/" + job + "/trigger", null, ADMIN)));

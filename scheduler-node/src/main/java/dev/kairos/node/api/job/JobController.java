@@ -1,6 +1,7 @@
 package dev.kairos.node.api.job;
 
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.JobId;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.JobFields;
@@ -9,6 +10,7 @@ import dev.kairos.core.schedule.InvalidScheduleException;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
 import dev.kairos.core.store.AdhocTriggers;
+import dev.kairos.core.store.JobAlreadyExistsException;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
@@ -43,7 +45,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Jobs: create, read, list, full update with optimistic concurrency, delete, enable, disable,
+ * Jobs: create, read, list, full update with optimistic concurrency, delete, enable, disable, copy,
  * trigger now, and previews of fire times (of a stored job, and of a schedule not saved yet).
  * Writes go straight to the Redis job store (write-through); each answers with the job as stored,
  * its ETag (the version) and warnings.
@@ -53,6 +55,9 @@ class JobController {
 
   static final String JOBS = "/api/v1/jobs";
   private static final int DEFAULT_PREVIEW_COUNT = 10;
+
+  /** Ids a copy without one tries: {@code <id>-copy}, then {@code <id>-copy-2} and so on. */
+  static final int COPY_ID_ATTEMPTS = 20;
 
   private final JobStore store;
   private final AdhocTriggers adhoc;
@@ -164,6 +169,45 @@ class JobController {
     return ResponseEntity.ok()
         .eTag(Versions.etag(job.version()))
         .body(JobView.of(job, catalog.nextFire(id), List.of()));
+  }
+
+  /**
+   * Copies a job: a new job with the same definition under another id, created disabled (it runs
+   * only once someone enables it) at version 1. Answers 201 like create. Without an id in the body
+   * the copy is {@code <id>-copy}, or the first of {@code <id>-copy-2} ... {@code <id>-copy-20} not
+   * taken (the source id shortened to fit 64 characters).
+   */
+  @ApiResponse(responseCode = "201", description = "copied; Location and ETag name the copy")
+  @PostMapping(path = JOBS + "/{id}/copy", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<JobView> copy(
+      @PathVariable String id, @RequestBody(required = false) CopyJobRequest request) {
+    JobDefinition source = find(id);
+    String wanted = request == null ? null : request.id();
+    JobDefinition stored = null;
+    if (wanted != null) {
+      stored = store.create(source.toBuilder().id(wanted).enabled(false).build());
+    } else {
+      for (int n = 1; stored == null; n++) {
+        try {
+          stored = store.create(source.toBuilder().id(copyId(id, n)).enabled(false).build());
+        } catch (JobAlreadyExistsException e) {
+          if (n == COPY_ID_ATTEMPTS) {
+            throw e;
+          }
+        }
+      }
+    }
+    Audit.jobChanged(stored.id(), "copied", "from " + id + ", disabled");
+    return ResponseEntity.created(URI.create(JOBS + "/" + stored.id()))
+        .eTag(Versions.etag(stored.version()))
+        .body(written(stored));
+  }
+
+  /** The {@code n}-th id a copy of {@code source} tries. */
+  static String copyId(String source, int n) {
+    String suffix = n == 1 ? "-copy" : "-copy-" + n;
+    int room = JobId.MAX_LENGTH - suffix.length();
+    return (source.length() > room ? source.substring(0, room) : source) + suffix;
   }
 
   /**
