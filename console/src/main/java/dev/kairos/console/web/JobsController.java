@@ -200,10 +200,22 @@ class JobsController {
   String trigger(
       @PathVariable String id,
       @RequestParam(required = false) String params,
+      @RequestParam(required = false) String slot,
       RedirectAttributes redirect) {
     Map<String, Object> body = new LinkedHashMap<>();
     if (params != null && !params.isEmpty()) {
       body.put("params", params);
+    }
+    if (slot != null && !slot.isBlank()) {
+      try {
+        body.put("slot", Integer.parseInt(slot.trim()));
+      } catch (NumberFormatException e) {
+        String message = "must be a whole number, was '" + slot.trim() + "'";
+        redirect.addFlashAttribute(
+            "problem",
+            new ApiProblem(400, "validation-failed", "slot: " + message, Map.of("slot", message)));
+        return "redirect:/console/jobs/" + id;
+      }
     }
     ApiResponse answer = api.post(Paths.job(id) + "/trigger", body);
     if (!answer.ok()) {
@@ -214,6 +226,7 @@ class JobsController {
         "notice",
         "Triggered: "
             + answer.body().get("triggerId")
+            + (body.containsKey("slot") ? " on slot " + body.get("slot") : "")
             + " (the leader claims it within its scan interval).");
     redirect.addFlashAttribute("triggered", answer.body().get("triggerId"));
     return "redirect:/console/jobs/" + id;

@@ -934,6 +934,20 @@ class AdminApiIT {
     assertThat(again.json().path("triggerId").asText()).isNotEqualTo(triggerId);
     assertThat(again.json().path("paramsOverridden").asBoolean()).isFalse();
 
+    // On a chosen slot: no executor of the app ever lives here, so it ends NO_EXECUTOR naming it.
+    ApiTestNode.Response onSlot =
+        node.post("/api/v1/jobs/" + id + "/trigger", "{\"slot\":3}", ADMIN);
+    assertThat(onSlot.status()).as(onSlot.toString()).isEqualTo(202);
+    assertThat(onSlot.json().path("slot").asInt()).isEqualTo(3);
+    assertThat(again.json().has("slot")).isFalse();
+    String slotTrigger = onSlot.json().path("triggerId").asText();
+    JsonNode noExecutor =
+        poll(
+            "trigger " + slotTrigger + " on slot 3 ends NO_EXECUTOR",
+            () -> node.get("/api/v1/triggers/" + slotTrigger, VIEWER),
+            r -> r.status() == 200 && "NO_EXECUTOR".equals(r.json().path("state").asText()));
+    assertThat(noExecutor.path("message").asText()).contains("in slot 3");
+
     node.post("/api/v1/jobs/" + id + "/disable", null, ADMIN);
     ApiTestNode.Response disabled = node.post("/api/v1/jobs/" + id + "/trigger", null, ADMIN);
     assertThat(disabled.status()).isEqualTo(409);

@@ -836,6 +836,43 @@ class AdminApiInputIT {
             400,
             "validation-failed",
             "alarmWebhooks"));
+    // Trigger now on a chosen slot.
+    cases.add(
+        call(
+            "negative slot",
+            "POST",
+            jobPath + "/trigger",
+            "{\"slot\":-1}",
+            400,
+            "validation-failed",
+            "slot"));
+    cases.add(
+        call(
+            "slot beyond 1023",
+            "POST",
+            jobPath + "/trigger",
+            "{\"slot\":1024}",
+            400,
+            "validation-failed",
+            "slot"));
+    cases.add(
+        call(
+            "slot as a string",
+            "POST",
+            jobPath + "/trigger",
+            "{\"slot\":\"2\"}",
+            400,
+            "invalid-field",
+            "slot"));
+    cases.add(
+        call(
+            "fractional slot",
+            "POST",
+            jobPath + "/trigger",
+            "{\"slot\":1.5}",
+            400,
+            "invalid-field",
+            "slot"));
     // Copy a job.
     cases.add(
         call(

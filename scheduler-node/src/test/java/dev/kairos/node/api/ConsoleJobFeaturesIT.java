@@ -157,6 +157,40 @@ class ConsoleJobFeaturesIT {
     assertThat(node.get("/api/v1/jobs/" + id + "-v", VIEWER).status()).isEqualTo(404);
   }
 
+  @Test
+  void triggerNowTakesAnOptionalSlotAndABadOneIsNamed() {
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    String id = "console-slot-" + RUN;
+    admin.get("/console/jobs/new");
+    assertThat(admin.post("/console/jobs", form(id)).status()).isEqualTo(302);
+    assertThat(admin.get("/console/jobs/" + id).html()).contains("id=\"trigger-slot\"");
+
+    ConsoleSession.Page triggered =
+        admin.post("/console/jobs/" + id + "/trigger", Map.of("params", "", "slot", "2"));
+    assertThat(triggered.status()).isEqualTo(302);
+    String page = admin.get("/console/jobs/" + id).html();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("Triggered: (\\S+) on slot 2 ").matcher(page);
+    assertThat(m.find()).as(page).isTrue();
+    // This node never leads, so the trigger waits unclaimed; its request carries the slot.
+    dev.kairos.core.redis.RedisKeys keys =
+        node.context().getBean(dev.kairos.core.redis.RedisKeys.class);
+    dev.kairos.core.redis.KairosRedis redis =
+        node.context().getBean(dev.kairos.core.redis.KairosRedis.class);
+    assertThat(
+            redis
+                .sync()
+                .hget(
+                    dev.kairos.core.redis.RedisKeys.adhocRequest(keys.shardOf(id), m.group(1)),
+                    "targetSlot"))
+        .isEqualTo("2");
+
+    admin.post("/console/jobs/" + id + "/trigger", Map.of("params", "", "slot", "two"));
+    assertThat(admin.get("/console/jobs/" + id).html()).contains("must be a whole number");
+    admin.post("/console/jobs/" + id + "/trigger", Map.of("params", "", "slot", "-4"));
+    assertThat(admin.get("/console/jobs/" + id).html()).contains("must be an executor slot");
+  }
+
   /** The weekdays of the fires a preview fragment lists. */
   private static java.util.Set<java.time.DayOfWeek> previewDays(String html) {
     java.util.regex.Matcher m =

@@ -9,6 +9,7 @@ import dev.kairos.core.schedule.CronDialect;
 import dev.kairos.core.schedule.InvalidScheduleException;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
+import dev.kairos.core.store.AdhocRequest;
 import dev.kairos.core.store.AdhocTriggers;
 import dev.kairos.core.store.JobAlreadyExistsException;
 import dev.kairos.core.store.JobNotFoundException;
@@ -31,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -211,8 +213,9 @@ class JobController {
   }
 
   /**
-   * "Trigger now": one extra run of the job, due at once, optionally with other params. Answers 202
-   * with the new trigger's id; the trigger record appears when the leader claims it.
+   * "Trigger now": one extra run of the job, due at once, optionally with other params and on a
+   * chosen executor slot. Answers 202 with the new trigger's id; the trigger record appears when
+   * the leader claims it.
    */
   @ApiResponse(responseCode = "202", description = "accepted; the next scan claims it")
   @PostMapping(path = JOBS + "/{id}/trigger", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -220,12 +223,24 @@ class JobController {
       @PathVariable String id, @RequestBody(required = false) TriggerNowRequest request) {
     JobIds.checked("id", id);
     Optional<String> params = Optional.ofNullable(request == null ? null : request.params());
-    TriggerId trigger = adhoc.triggerNow(id, params);
+    Integer slot = request == null ? null : request.slot();
+    if (slot != null && (slot < 0 || slot > AdhocRequest.MAX_SLOT)) {
+      throw ApiProblemException.field(
+          ProblemType.VALIDATION_FAILED,
+          "slot",
+          "must be an executor slot in 0.." + AdhocRequest.MAX_SLOT + " but was " + slot);
+    }
+    TriggerId trigger =
+        adhoc.triggerNow(id, params, slot == null ? OptionalInt.empty() : OptionalInt.of(slot));
     Audit.jobChanged(
-        id, "triggered now", trigger + (params.isPresent() ? " with overridden params" : ""));
+        id,
+        "triggered now",
+        trigger
+            + (params.isPresent() ? " with overridden params" : "")
+            + (slot != null ? " on slot " + slot : ""));
     return ResponseEntity.accepted()
         .location(URI.create("/api/v1/triggers/" + trigger.value()))
-        .body(new TriggerNowResponse(trigger.value(), id, params.isPresent()));
+        .body(new TriggerNowResponse(trigger.value(), id, params.isPresent(), slot));
   }
 
   /** The next fire times of a stored job's schedule, from now. */
