@@ -75,7 +75,7 @@ public record JobForm(
         "UTC",
         "KAIROS",
         "",
-        "CONSISTENT_HASH",
+        "",
         "SERIAL_EXECUTION",
         "0",
         "0",
@@ -170,7 +170,12 @@ public record JobForm(
       body.put("cronDialect", trim(cronDialect));
     }
     body.put("params", params == null ? "" : params);
-    body.put("routing", trim(routing));
+    if (trim(routing).isEmpty()) {
+      // "The app's default": a create without routing takes the app's default routing.
+      body.remove("routing");
+    } else {
+      body.put("routing", trim(routing));
+    }
     body.put("block", trim(block));
     body.put("misfire", trim(misfire));
     body.put("timeoutMs", number("timeoutMs", timeoutMs, errors));

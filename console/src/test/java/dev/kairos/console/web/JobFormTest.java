@@ -99,6 +99,12 @@ class JobFormTest {
   }
 
   @Test
+  void aNewJobLeavesTheRoutingToItsAppUnlessOneIsChosen() {
+    assertThat(JobForm.blank().routing()).isEmpty();
+    assertThat(JobForm.blank().toCreateRequest(new LinkedHashMap<>())).doesNotContainKey("routing");
+  }
+
+  @Test
   void aStoredJobsRecipientsAreShownOnePerLineAndSurviveTheRoundTrip() {
     Map<String, Object> stored = new LinkedHashMap<>();
     stored.put("id", "j");

@@ -288,6 +288,70 @@ class AdminApiIT {
   }
 
   @Test
+  void anAppsDefaultRoutingIsWhatItsJobsCreatedWithoutARoutingGet() {
+    String app = "settled-" + RUN;
+    ApiTestNode.Response before = node.get("/api/v1/apps/" + app, VIEWER);
+    assertThat(before.status()).as(before.toString()).isEqualTo(200);
+    assertThat(before.json().path("description").asText()).isEmpty();
+    assertThat(before.json().has("defaultRouting")).isFalse();
+    assertThat(before.json().path("effectiveRouting").asText()).isEqualTo("CONSISTENT_HASH");
+
+    ApiTestNode.Response put =
+        node.call(
+            "PUT",
+            "/api/v1/apps/" + app,
+            "{\"description\":\"Ledger executors, team ledger\",\"defaultRouting\":\"ROUND\"}",
+            ADMIN,
+            Map.of());
+    assertThat(put.status()).as(put.toString()).isEqualTo(200);
+    assertThat(put.json().path("defaultRouting").asText()).isEqualTo("ROUND");
+    JsonNode read = node.get("/api/v1/apps/" + app, VIEWER).json();
+    assertThat(read.path("description").asText()).isEqualTo("Ledger executors, team ledger");
+    assertThat(read.path("effectiveRouting").asText()).isEqualTo("ROUND");
+    assertThat(read.path("updatedMs").asLong()).isPositive();
+
+    Map<String, Object> plain = jobMap(id("app-default"), app, "CRON", "0 0 3 * * *", "UTC", true);
+    ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(plain), ADMIN);
+    assertThat(created.json().path("routing").asText()).as("the app's default").isEqualTo("ROUND");
+    Map<String, Object> explicit = jobMap(id("app-own"), app, "CRON", "0 0 3 * * *", "UTC", true);
+    explicit.put("routing", "LAST");
+    assertThat(
+            node.post("/api/v1/jobs", ApiTestNode.json(explicit), ADMIN)
+                .json()
+                .path("routing")
+                .asText())
+        .as("a job's own routing wins")
+        .isEqualTo("LAST");
+    Map<String, Object> other =
+        jobMap(id("other-app"), "unsettled-" + RUN, "CRON", "0 0 3 * * *", "UTC", true);
+    assertThat(
+            node.post("/api/v1/jobs", ApiTestNode.json(other), ADMIN)
+                .json()
+                .path("routing")
+                .asText())
+        .as("an app without settings: the global default")
+        .isEqualTo("CONSISTENT_HASH");
+
+    JsonNode executors = node.get("/api/v1/executors/" + app, VIEWER).json();
+    assertThat(executors.path("description").asText()).isEqualTo("Ledger executors, team ledger");
+    assertThat(executors.path("defaultRouting").asText()).isEqualTo("ROUND");
+
+    // Cleared: back to the global default for the next job; the stored jobs keep theirs.
+    assertThat(node.call("PUT", "/api/v1/apps/" + app, "{}", ADMIN, Map.of()).status())
+        .isEqualTo(200);
+    plain.put("id", id("app-default-2"));
+    assertThat(
+            node.post("/api/v1/jobs", ApiTestNode.json(plain), ADMIN)
+                .json()
+                .path("routing")
+                .asText())
+        .isEqualTo("CONSISTENT_HASH");
+    assertThat(
+            node.get("/api/v1/jobs/" + id("app-default"), VIEWER).json().path("routing").asText())
+        .isEqualTo("ROUND");
+  }
+
+  @Test
   void creatingAnExistingJobIsAConflictNamingTheId() {
     String id = id("twice");
     assertThat(node.post("/api/v1/jobs", cronJob(id, "a-" + RUN, "0 0 3 * * *"), ADMIN).status())
@@ -460,6 +524,18 @@ class AdminApiIT {
             },
             () -> node.post("/api/v1/triggers/" + running + "/cancel", null, ADMIN)));
     drivers.put("GET /api/v1/executors", List.of(() -> node.get("/api/v1/executors", VIEWER)));
+    drivers.put(
+        "GET /api/v1/apps/{app}", List.of(() -> node.get("/api/v1/apps/doc-" + RUN, VIEWER)));
+    drivers.put(
+        "PUT /api/v1/apps/{app}",
+        List.of(
+            () ->
+                node.call(
+                    "PUT",
+                    "/api/v1/apps/doc-" + RUN,
+                    "{\"description\":\"docs\"}",
+                    ADMIN,
+                    Map.of())));
     drivers.put(
         "GET /api/v1/executors/{app}",
         List.of(() -> node.get("/api/v1/executors/doc-" + RUN, VIEWER)));

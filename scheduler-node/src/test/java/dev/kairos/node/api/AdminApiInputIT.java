@@ -836,6 +836,40 @@ class AdminApiInputIT {
             400,
             "validation-failed",
             "alarmWebhooks"));
+    // Per-app settings.
+    String appPath = "/api/v1/apps/input-app";
+    cases.add(
+        call(
+            "app name too long",
+            "PUT",
+            "/api/v1/apps/" + "a".repeat(65),
+            "{}",
+            400,
+            "invalid-field",
+            "app"));
+    cases.add(
+        call(
+            "app description over 1000 characters",
+            "PUT",
+            appPath,
+            "{\"description\":\"" + "d".repeat(1001) + "\"}",
+            400,
+            "validation-failed",
+            "description"));
+    cases.add(
+        call(
+            "unknown default routing",
+            "PUT",
+            appPath,
+            "{\"defaultRouting\":\"NEAREST\"}",
+            400,
+            "invalid-field",
+            "defaultRouting"));
+    cases.add(
+        call(
+            "unknown app field", "PUT", appPath, "{\"name\":\"x\"}", 400, "invalid-field", "name"));
+    cases.add(
+        call("app settings without a body", "PUT", appPath, "", 400, "malformed-request", null));
     // Trigger now on a chosen slot.
     cases.add(
         call(
@@ -1308,6 +1342,8 @@ class AdminApiInputIT {
         new Endpoint("GET", "/api/v1/triggers/" + JOB + ":1", null, "READ"),
         new Endpoint("GET", "/api/v1/executors", null, "READ"),
         new Endpoint("GET", "/api/v1/executors/input-app", null, "READ"),
+        new Endpoint("GET", "/api/v1/apps/input-app", null, "READ"),
+        new Endpoint("PUT", "/api/v1/apps/matrix-app", "{\"description\":\"m\"}", "WRITE"),
         new Endpoint("GET", "/api/v1/cluster", null, "READ"),
         new Endpoint("POST", "/api/v1/triggers/" + JOB + ":1/cancel", null, "WRITE"),
         new Endpoint("GET", "/api/v1/cluster/pause", null, "READ"),

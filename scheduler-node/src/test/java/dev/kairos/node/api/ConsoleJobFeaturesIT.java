@@ -191,6 +191,37 @@ class ConsoleJobFeaturesIT {
     assertThat(admin.get("/console/jobs/" + id).html()).contains("must be an executor slot");
   }
 
+  @Test
+  void theExecutorsPageShowsAnAppsDescriptionAndDefaultRouting() {
+    String app = "console-" + RUN;
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    admin.get("/console/jobs/new");
+    assertThat(admin.post("/console/jobs", form("console-app-" + RUN)).status()).isEqualTo(302);
+    assertThat(
+            node.call(
+                    "PUT",
+                    "/api/v1/apps/" + app,
+                    "{\"description\":\"Console app, team console\",\"defaultRouting\":\"LAST\"}",
+                    ADMIN,
+                    Map.of())
+                .status())
+        .isEqualTo(200);
+    // The job form's "the app's default" routing: the app's LAST.
+    Map<String, String> form = form("console-app-default-" + RUN);
+    form.put("routing", "");
+    assertThat(admin.post("/console/jobs", form).status()).isEqualTo(302);
+    assertThat(
+            node.get("/api/v1/jobs/console-app-default-" + RUN, VIEWER)
+                .json()
+                .path("routing")
+                .asText())
+        .isEqualTo("LAST");
+    String page = admin.get("/console/executors").html();
+    assertThat(page)
+        .contains("id=\"app-description-" + app + "\">Console app, team console<")
+        .contains("id=\"app-routing-" + app + "\">LAST<");
+  }
+
   /** The weekdays of the fires a preview fragment lists. */
   private static java.util.Set<java.time.DayOfWeek> previewDays(String html) {
     java.util.regex.Matcher m =

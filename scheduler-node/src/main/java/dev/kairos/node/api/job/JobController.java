@@ -11,6 +11,7 @@ import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
 import dev.kairos.core.store.AdhocRequest;
 import dev.kairos.core.store.AdhocTriggers;
+import dev.kairos.core.store.AppSettingsStore;
 import dev.kairos.core.store.JobAlreadyExistsException;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
@@ -67,15 +68,18 @@ class JobController {
   private final ExecutorWarnings warnings;
   private final ClusterClock clock;
   private final ApiProperties limits;
+  private final AppSettingsStore apps;
 
   JobController(
       JobStore store,
+      AppSettingsStore apps,
       AdhocTriggers adhoc,
       JobCatalog catalog,
       ExecutorWarnings warnings,
       ClusterClock clock,
       ApiProperties limits) {
     this.store = store;
+    this.apps = apps;
     this.adhoc = adhoc;
     this.catalog = catalog;
     this.warnings = warnings;
@@ -86,7 +90,12 @@ class JobController {
   @ApiResponse(responseCode = "201", description = "created; Location and ETag name it")
   @PostMapping(path = JOBS, produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> create(@RequestBody JobRequest request) {
-    JobDefinition stored = store.create(request.toDefinition(request.id()));
+    JobDefinition job = request.toDefinition(request.id());
+    if (request.routing() == null) {
+      // Created without a routing: its app's default (PUT /api/v1/apps/{app}), else the global.
+      job = job.toBuilder().routing(apps.defaultRoutingOf(job.app())).build();
+    }
+    JobDefinition stored = store.create(job);
     Audit.jobChanged(stored.id(), "created", "version " + stored.version());
     return ResponseEntity.created(URI.create(JOBS + "/" + stored.id()))
         .eTag(Versions.etag(stored.version()))
