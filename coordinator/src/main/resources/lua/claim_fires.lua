@@ -34,7 +34,7 @@
 -- Per ad-hoc trigger (submit_adhoc.lua wrote its request), a CAS on its ad-hoc entry: only the
 -- call that removes the entry claims it, so racing scanners claim it once. The claim writes the
 -- wheel entry at the due score, the trigger record (CLAIMED, with kind, attempt, parent, depth,
--- params override and schedule version from the request, TTL max(due, now) + D) and a
+-- params override, target slot and schedule version from the request, TTL max(due, now) + D) and a
 -- TRIGGER_CLAIMED event, and deletes the request. An entry without a request, or whose record
 -- already exists, is removed without a claim.
 --
@@ -153,7 +153,7 @@ for _ = 1, adhocs do
     redis.call('ZREM', KEYS[5], triggerId)
     local requestKey = requestPrefix .. triggerId
     local r = redis.call('HMGET', requestKey, 'jobId', 'attempt', 'kind', 'depth', 'requestedMs',
-      'parentTriggerId', 'scheduleVersion', 'params')
+      'parentTriggerId', 'scheduleVersion', 'params', 'targetSlot')
     redis.call('DEL', requestKey)
     local triggerKey = triggerPrefix .. triggerId
     if r[1] and redis.call('EXISTS', triggerKey) == 0 then
@@ -184,6 +184,10 @@ for _ = 1, adhocs do
       if r[8] then
         record[#record + 1] = 'params'
         record[#record + 1] = r[8]
+      end
+      if r[9] then
+        record[#record + 1] = 'targetSlot'
+        record[#record + 1] = r[9]
       end
       event[#event + 1] = 'ms'
       event[#event + 1] = now

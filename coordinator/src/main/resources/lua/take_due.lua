@@ -22,10 +22,11 @@
 -- no lifecycle reaction: the job has no child jobs and is not FIXED_DELAY), and it is returned
 -- with the job's CURRENT dispatch fields, so a
 -- params-only update is honoured; an ad-hoc trigger's params override (record field 'params')
--- replaces the job's params.
+-- replaces the job's params, and the slot it asked for (record field 'targetSlot') comes along.
 --
 -- Returns {staleDropped, alreadyStarted, e_1, ..., e_n} where each e_i is
---         {triggerId, jobId, fireMs, app, handler, params, routing, block, timeoutMs, attempt}
+--         {triggerId, jobId, fireMs, app, handler, params, routing, block, timeoutMs, attempt,
+--          targetSlot}
 --         (a missing field is returned as "")
 
 local wheel, inflight, events, open = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -51,7 +52,7 @@ for _, triggerId in ipairs(ids) do
   redis.call('ZREM', wheel, triggerId)
   local triggerKey = triggerPrefix .. triggerId
   local t = redis.call('HMGET', triggerKey, 'jobId', 'scheduleVersion', 'state', 'attempt', 'fireMs',
-    'kind', 'params')
+    'kind', 'params', 'targetSlot')
   local adhoc = t[6] and t[6] ~= 'SCHEDULED'
   local jobId = t[1] or string.match(triggerId, '^([^:]+):')
   local state = t[3]
@@ -86,7 +87,7 @@ for _, triggerId in ipairs(ids) do
         params = t[7]
       end
       result[#result + 1] = {triggerId, jobId, t[5] or '', j[3] or '', j[4] or '', params,
-        j[6] or '', j[7] or '', j[8] or '', t[4] or '1'}
+        j[6] or '', j[7] or '', j[8] or '', t[4] or '1', t[8] or ''}
     end
   end
 end

@@ -17,6 +17,7 @@
 -- ARGV[9]  schedule version the chain was claimed under, '' for none (FIXED_DELAY re-arm)
 -- ARGV[10] '1' when ARGV[11] overrides the job's params, '0' otherwise
 -- ARGV[11] params override
+-- ARGV[12] executor slot the trigger must go to (a "trigger now" on a chosen slot), '' for none
 --
 -- A trigger id already waiting or already claimed is not written again: a replayed request is
 -- harmless. The job must exist and be enabled when submitted (and still is checked at fire time).
@@ -49,6 +50,10 @@ end
 if ARGV[10] == '1' then
   fields[#fields + 1] = 'params'
   fields[#fields + 1] = ARGV[11]
+end
+if ARGV[12] and ARGV[12] ~= '' then
+  fields[#fields + 1] = 'targetSlot'
+  fields[#fields + 1] = ARGV[12]
 end
 redis.call('HSET', request, unpack(fields))
 redis.call('ZADD', adhoc, ARGV[3], ARGV[1])

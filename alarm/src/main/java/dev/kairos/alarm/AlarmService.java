@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The node's {@link AlarmSink}: de-duplicates per key ({@link AlarmWindow}), then hands the notice
- * to every channel on its own delivery threads ({@code kairos-alarm-<n>}).
+ * to every channel on its own delivery threads ({@code kairos-alarm-<n>}), and to the alarm's own
+ * recipients ({@link RecipientChannels}: a failed job's alarm emails and webhooks).
  *
  * <p>{@link #raise} never blocks: each (notice, channel) delivery takes one of {@code capacity}
  * permits, held until it is delivered or given up, retries included; without a free permit the
@@ -42,6 +43,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
 
   private final AlarmWindow window;
   private final List<AlarmChannel> channels;
+  private final RecipientChannels recipientChannels;
   private final AlarmMetrics metrics;
   private final int capacity;
   private final Duration closeGrace;
@@ -58,12 +60,24 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
       int capacity,
       int threads,
       Duration closeGrace) {
+    this(window, channels, RecipientChannels.NONE, metrics, capacity, threads, closeGrace);
+  }
+
+  public AlarmService(
+      AlarmWindow window,
+      List<AlarmChannel> channels,
+      RecipientChannels recipientChannels,
+      AlarmMetrics metrics,
+      int capacity,
+      int threads,
+      Duration closeGrace) {
     if (capacity < 1 || threads < 1) {
       throw new IllegalArgumentException(
           "capacity and threads must be positive: " + capacity + ", " + threads);
     }
     this.window = window;
     this.channels = List.copyOf(channels);
+    this.recipientChannels = recipientChannels;
     this.metrics = metrics;
     this.capacity = capacity;
     this.closeGrace = closeGrace;
@@ -117,6 +131,11 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
     AlarmNotice notice = admitted.get();
     for (AlarmChannel channel : channels) {
       submit(channel, notice);
+    }
+    if (!alarm.recipients().isEmpty()) {
+      for (AlarmChannel channel : recipientChannels.channelsFor(alarm.recipients())) {
+        submit(channel, notice);
+      }
     }
     return true;
   }

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kairos.alarm.spring.AlarmAutoConfiguration;
 import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
+import dev.kairos.core.alarm.AlarmRecipients;
 import dev.kairos.core.alarm.AlarmSink;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -70,6 +72,71 @@ class EmailAlarmIT {
                     () -> metrics.count("kairos.alarm.delivered", "channel", "email") == 1);
               });
     }
+  }
+
+  @Test
+  void aJobsOwnRecipientsGetItsAlarmInAMailOfTheirOwn() throws Exception {
+    try (SmtpReceiver smtp = new SmtpReceiver()) {
+      runner
+          .withPropertyValues("spring.mail.port=" + smtp.port())
+          .run(
+              context -> {
+                Alarm failed =
+                    new Alarm(
+                        AlarmKind.TRIGGER_FAILED,
+                        "nightly-report",
+                        "job nightly-report failed",
+                        Map.of("state", "FAIL"),
+                        1_700_000_000_000L,
+                        new AlarmRecipients(
+                            List.of("owner@example.com", "team+alarms@example.com"), List.of()));
+                assertThat(context.getBean(AlarmSink.class).raise(failed)).isTrue();
+
+                Await.until(WAIT, "two mails", () -> smtp.mails().size() == 2);
+                assertThat(smtp.mails())
+                    .extracting(SmtpReceiver.Mail::recipients)
+                    .containsExactlyInAnyOrder(
+                        List.of("ops@example.org", "oncall@example.org"),
+                        List.of("owner@example.com", "team+alarms@example.com"));
+                assertThat(smtp.mails())
+                    .allSatisfy(
+                        m -> assertThat(m.data()).contains("Subject: [Kairos] job nightly-report"));
+                AlarmMetrics metrics = context.getBean(AlarmMetrics.class);
+                Await.until(
+                    WAIT,
+                    "both counted",
+                    () ->
+                        metrics.count("kairos.alarm.delivered", "channel", "email") == 1
+                            && metrics.count("kairos.alarm.delivered", "channel", "job-email")
+                                == 1);
+              });
+    }
+  }
+
+  @Test
+  void withoutAMailServerAJobsEmailRecipientsAreAFailedDelivery() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(AlarmAutoConfiguration.class))
+        .withPropertyValues("kairos.alarm.log.enabled=false")
+        .run(
+            context -> {
+              context
+                  .getBean(AlarmSink.class)
+                  .raise(
+                      new Alarm(
+                          AlarmKind.TRIGGER_FAILED,
+                          "no-mail",
+                          "job no-mail failed",
+                          Map.of(),
+                          1_700_000_000_000L,
+                          new AlarmRecipients(List.of("owner@example.com"), List.of())));
+              AlarmMetrics metrics = context.getBean(AlarmMetrics.class);
+              Await.until(
+                  WAIT,
+                  "given up",
+                  () -> metrics.count("kairos.alarm.failed", "channel", "job-email") == 1);
+              assertThat(metrics.count("kairos.alarm.retries", "channel", "job-email")).isZero();
+            });
   }
 
   @Test

@@ -12,6 +12,7 @@ import dev.kairos.alarm.webhook.WebhookAlarmChannel;
 import dev.kairos.alarm.webhook.WebhookSettings;
 import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
+import dev.kairos.core.alarm.AlarmRecipients;
 import dev.kairos.core.time.SettableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
@@ -50,6 +51,10 @@ class WebhookAlarmIT {
   }
 
   private AlarmService start(URI url, int retries) {
+    return start(url, retries, RecipientChannels.NONE);
+  }
+
+  private AlarmService start(URI url, int retries, RecipientChannels recipients) {
     WebhookSettings settings =
         new WebhookSettings(
             url,
@@ -62,6 +67,7 @@ class WebhookAlarmIT {
         new AlarmService(
             new AlarmDeduplicator(WINDOW, 1000, clock),
             List.of(new WebhookAlarmChannel("webhook-0", settings)),
+            recipients,
             metrics,
             100,
             2,
@@ -117,6 +123,61 @@ class WebhookAlarmIT {
       assertThat(second.get("suppressed").asLong()).isEqualTo(99);
       assertThat(second.get("text").asText()).contains("99 more suppressed");
       assertThat(metrics.count("kairos.alarm.suppressed", "kind", "TRIGGER_FAILED")).isEqualTo(99);
+    }
+  }
+
+  @Test
+  void aJobsOwnWebhooksGetItsAlarmWithoutTheConfiguredHeadersOrSignature() throws Exception {
+    try (WebhookReceiver configured = new WebhookReceiver();
+        WebhookReceiver own = new WebhookReceiver(500)) {
+      RetryPolicy retry = new RetryPolicy(3, Duration.ofMillis(50), 2, Duration.ofMillis(200));
+      start(
+          configured.url("/hooks/ops"),
+          3,
+          new JobRecipientChannels(
+              null, null, retry, Duration.ofSeconds(1), Duration.ofSeconds(5), retry));
+      String first = own.url("/hooks/team-a?token=" + QUERY_SECRET).toString();
+      String second = own.url("/hooks/team-b").toString();
+      Alarm alarm =
+          new Alarm(
+              AlarmKind.TRIGGER_FAILED,
+              "with-recipients",
+              "job with-recipients failed",
+              Map.of("state", "FAIL"),
+              clock.nowMs(),
+              new AlarmRecipients(List.of(), List.of(first, second)));
+
+      assertThat(service.raise(alarm)).isTrue();
+
+      Await.until(
+          WAIT,
+          "delivered to the configured webhook",
+          () -> counter("kairos.alarm.delivered") == 1);
+      Await.until(
+          WAIT,
+          "delivered to both of the job's",
+          () -> metrics.count("kairos.alarm.delivered", "channel", "job-webhook") == 2);
+      // The job's receiver answered 500 once: that delivery was retried like any other.
+      assertThat(metrics.count("kairos.alarm.retries", "channel", "job-webhook")).isEqualTo(1);
+      List<WebhookReceiver.Received> delivered =
+          own.received().stream().filter(r -> r.body().contains("with-recipients")).toList();
+      assertThat(delivered)
+          .extracting(WebhookReceiver.Received::path)
+          .contains("/hooks/team-a", "/hooks/team-b");
+      for (WebhookReceiver.Received r : delivered) {
+        assertThat(json.readTree(r.body()).get("key").asText())
+            .isEqualTo("TRIGGER_FAILED:with-recipients");
+        assertThat(r.header("Content-Type")).isEqualTo("application/json");
+        assertThat(r.header("Authorization"))
+            .as("the operator's header stays with its webhook")
+            .isNull();
+        assertThat(r.header("X-Kairos-Signature"))
+            .as("nor is the alarm signed with its secret")
+            .isNull();
+      }
+      assertThat(configured.received()).hasSize(1);
+      assertThat(configured.received().get(0).header("Authorization"))
+          .isEqualTo("Bearer " + HEADER_SECRET);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.kairos.lifecycle;
 
 import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
+import dev.kairos.core.alarm.AlarmRecipients;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.model.TriggerId;
@@ -180,7 +181,8 @@ final class LifecyclePolicy {
             + " of "
             + (job.retryCount() + 1),
         details,
-        nowMs);
+        nowMs,
+        new AlarmRecipients(job.alarmEmails(), job.alarmWebhooks()));
   }
 
   private static Optional<Long> number(Map<String, String> record, String field) {

@@ -3,6 +3,7 @@ package dev.kairos.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.core.alarm.AlarmKind;
+import dev.kairos.core.alarm.AlarmRecipients;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.model.TriggerId;
@@ -112,6 +113,32 @@ class LifecyclePolicyTest {
         .containsEntry("triggerId", last.value())
         .containsEntry("attempt", "3")
         .containsEntry("message", "executor lease expired");
+  }
+
+  @Test
+  void aFailedJobsAlarmGoesToItsOwnRecipientsToo() {
+    JobDefinition j =
+        job()
+            .alarmEmails(List.of("owner@example.com"))
+            .alarmWebhooks(List.of("https://hooks.example.com/j"))
+            .build();
+    Reaction r =
+        policy.decide(
+            event(TriggerId.scheduled("j", 500), TriggerState.FAIL, 900_000L),
+            record("attempt", "1"),
+            Optional.of(j),
+            NOW);
+    AlarmRecipients to = r.alarm().orElseThrow().recipients();
+    assertThat(to.emails()).containsExactly("owner@example.com");
+    assertThat(to.webhooks()).containsExactly("https://hooks.example.com/j");
+
+    Reaction plain =
+        policy.decide(
+            event(TriggerId.scheduled("j", 600), TriggerState.FAIL, 900_000L),
+            record("attempt", "1"),
+            Optional.of(job().build()),
+            NOW);
+    assertThat(plain.alarm().orElseThrow().recipients().isEmpty()).isTrue();
   }
 
   @Test

@@ -68,6 +68,13 @@ class RedisRebuilderIT {
         // child lists round-trip through PostgreSQL (ids of later jobs: no cycle)
         b.childJobIds(List.of("rb" + (i + 1), "rb" + (i + 2)));
       }
+      if (i % 3 == 0) {
+        // description, owner and the job's alarm recipients round-trip through PostgreSQL
+        b.description("rebuilt job " + i + "\nsecond line")
+            .owner("owner-" + i)
+            .alarmEmails(List.of("a" + i + "@example.com", "b@example.org"))
+            .alarmWebhooks(List.of("https://hooks.example.com/" + i + "?x=1,2"));
+      }
       traffic.jobs.create(b.build());
       ids.add(id);
     }

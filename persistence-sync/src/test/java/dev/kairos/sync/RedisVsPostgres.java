@@ -48,7 +48,11 @@ final class RedisVsPostgres {
       {"createdMs", "created_ms"},
       {"updatedMs", "updated_ms"},
       {"lastFireMs", "last_fire_ms"},
-      {"childJobIds", "child_job_ids"}
+      {"childJobIds", "child_job_ids"},
+      {"description", "description"},
+      {"owner", "owner"},
+      {"alarmEmails", "alarm_emails"},
+      {"alarmWebhooks", "alarm_webhooks"}
     };
     for (String[] p : job) {
       JOB_COLUMNS.put(p[0], p[1]);

@@ -45,6 +45,12 @@ final class ScriptedTraffic {
             .cron("0 * * * * *")
             .zone("UTC")
             .params("{\"n\":1}")
+            // the job-feature columns round-trip too: two lines, non-ASCII, a URL with a comma
+            .description("Monthly billing report for " + id + ".\nPages the owner — fails loudly.")
+            .owner("Zoë Billing <billing-team>")
+            .alarmEmails(List.of("owner@example.com", "team+alarms@example.org"))
+            .alarmWebhooks(
+                List.of("https://hooks.example.com/a?tags=x,y", "http://10.0.0.1:8080/b"))
             .build());
   }
 

@@ -20,15 +20,25 @@ import org.springframework.mail.javamail.JavaMailSender;
  */
 public final class EmailAlarmChannel implements AlarmChannel {
 
+  private final String name;
   private final JavaMailSender sender;
   private final String from;
   private final List<String> to;
   private final RetryPolicy retry;
 
   public EmailAlarmChannel(JavaMailSender sender, String from, List<String> to, RetryPolicy retry) {
+    this("email", sender, from, to, retry);
+  }
+
+  /**
+   * @param name the channel's name in metrics and logs ({@code email} for the configured one)
+   */
+  public EmailAlarmChannel(
+      String name, JavaMailSender sender, String from, List<String> to, RetryPolicy retry) {
     if (to.isEmpty()) {
       throw new IllegalArgumentException("an email channel needs at least one recipient");
     }
+    this.name = name;
     this.sender = sender;
     this.from = from;
     this.to = List.copyOf(to);
@@ -37,7 +47,7 @@ public final class EmailAlarmChannel implements AlarmChannel {
 
   @Override
   public String name() {
-    return "email";
+    return name;
   }
 
   @Override

@@ -5,7 +5,9 @@ import dev.kairos.alarm.AlarmDeduplicator;
 import dev.kairos.alarm.AlarmMetrics;
 import dev.kairos.alarm.AlarmService;
 import dev.kairos.alarm.AlarmWindow;
+import dev.kairos.alarm.JobRecipientChannels;
 import dev.kairos.alarm.LogAlarmChannel;
+import dev.kairos.alarm.RecipientChannels;
 import dev.kairos.alarm.RedisAlarmWindow;
 import dev.kairos.alarm.RetryPolicy;
 import dev.kairos.alarm.email.EmailAlarmChannel;
@@ -93,11 +95,40 @@ public class AlarmAutoConfiguration {
         metrics);
   }
 
+  /**
+   * A failed job's own alarm emails (through the node's mail server, with the email channel's
+   * sender and retries) and webhooks (with the webhook channels' timeouts and retries, never their
+   * headers or secret).
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  RecipientChannels kairosAlarmRecipientChannels(
+      AlarmProperties properties, ObjectProvider<JavaMailSender> mail) {
+    AlarmProperties.Email email = properties.getEmail();
+    AlarmProperties.Webhook webhook = properties.getWebhook();
+    return new JobRecipientChannels(
+        mail.getIfUnique(),
+        email.getFrom(),
+        new RetryPolicy(
+            email.getRetries(),
+            email.getInitialBackoff(),
+            BACKOFF_MULTIPLIER,
+            email.getMaxBackoff()),
+        webhook.getConnectTimeout(),
+        webhook.getReadTimeout(),
+        new RetryPolicy(
+            webhook.getRetries(),
+            webhook.getInitialBackoff(),
+            BACKOFF_MULTIPLIER,
+            webhook.getMaxBackoff()));
+  }
+
   @Bean(initMethod = "start", destroyMethod = "close")
   @ConditionalOnMissingBean(AlarmSink.class)
   AlarmService kairosAlarmService(
       AlarmProperties properties,
       ObjectProvider<AlarmChannel> channelBeans,
+      RecipientChannels recipientChannels,
       AlarmWindow window,
       AlarmMetrics metrics) {
     List<AlarmChannel> channels = new ArrayList<>(channelBeans.orderedStream().toList());
@@ -105,6 +136,7 @@ public class AlarmAutoConfiguration {
     return new AlarmService(
         window,
         channels,
+        recipientChannels,
         metrics,
         properties.getCapacity(),
         properties.getThreads(),

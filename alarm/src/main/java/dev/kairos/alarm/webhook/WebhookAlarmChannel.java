@@ -24,15 +24,25 @@ public final class WebhookAlarmChannel implements AlarmChannel {
   private final HttpClient client;
 
   public WebhookAlarmChannel(String name, WebhookSettings settings) {
+    this(
+        name,
+        settings,
+        HttpClient.newBuilder()
+            .connectTimeout(settings.connectTimeout())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build());
+  }
+
+  /**
+   * A channel posting with a shared client, which must not follow redirects (the client's connect
+   * timeout applies, not {@code settings.connectTimeout()}).
+   */
+  public WebhookAlarmChannel(String name, WebhookSettings settings, HttpClient client) {
     this.name = name;
     this.settings = settings;
     this.target = RedactedUrl.of(settings.url());
     this.signer = settings.secret() == null ? null : new WebhookSigner(settings.secret());
-    this.client =
-        HttpClient.newBuilder()
-            .connectTimeout(settings.connectTimeout())
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    this.client = client;
   }
 
   @Override

@@ -13,6 +13,8 @@ import java.util.Set;
  *
  * @param enabled "true" when the checkbox is ticked, absent otherwise
  * @param childJobIds comma-separated job ids
+ * @param alarmEmails addresses separated by commas, spaces or line breaks
+ * @param alarmWebhooks URLs separated by line breaks or spaces (a URL may contain a comma)
  * @param version the version the edit started from (sent as If-Match); absent on create
  */
 public record JobForm(
@@ -22,6 +24,7 @@ public record JobForm(
     String scheduleType,
     String schedule,
     String zone,
+    String cronDialect,
     String params,
     String routing,
     String block,
@@ -31,13 +34,13 @@ public record JobForm(
     String misfireThresholdMs,
     String enabled,
     String childJobIds,
+    String description,
+    String owner,
+    String alarmEmails,
+    String alarmWebhooks,
     String version) {
 
-  /**
-   * Fields of the API's job request; anything else in a stored job is not sent back. The form has
-   * no input for the cron dialect, so an edit keeps the stored one (a QUARTZ cron must not turn
-   * into a KAIROS one by being edited).
-   */
+  /** Fields of the API's job request; anything else in a stored job is not sent back. */
   static final Set<String> REQUEST_FIELDS =
       Set.of(
           "app",
@@ -55,7 +58,11 @@ public record JobForm(
           "misfire",
           "misfireThresholdMs",
           "enabled",
-          "childJobIds");
+          "childJobIds",
+          "description",
+          "owner",
+          "alarmEmails",
+          "alarmWebhooks");
 
   /** A new job's form, with the defaults the API would apply. */
   static JobForm blank() {
@@ -66,14 +73,19 @@ public record JobForm(
         "CRON",
         "",
         "UTC",
+        "KAIROS",
         "",
-        "CONSISTENT_HASH",
+        "",
         "SERIAL_EXECUTION",
         "0",
         "0",
         "DO_NOTHING",
         "5000",
         "true",
+        "",
+        "",
+        "",
+        "",
         "",
         null);
   }
@@ -92,6 +104,7 @@ public record JobForm(
         text(job.get("scheduleType")),
         text(job.get("schedule")),
         text(job.get("zone")),
+        text(job.get("cronDialect")),
         text(job.get("params")),
         text(job.get("routing")),
         text(job.get("block")),
@@ -101,6 +114,10 @@ public record JobForm(
         text(job.get("misfireThresholdMs")),
         Boolean.TRUE.equals(job.get("enabled")) ? "true" : null,
         childIds,
+        text(job.get("description")),
+        text(job.get("owner")),
+        lines(job.get("alarmEmails")),
+        lines(job.get("alarmWebhooks")),
         text(job.get("version")));
   }
 
@@ -113,6 +130,7 @@ public record JobForm(
         scheduleType,
         schedule,
         zone,
+        cronDialect,
         params,
         routing,
         block,
@@ -122,6 +140,10 @@ public record JobForm(
         misfireThresholdMs,
         enabled,
         childJobIds,
+        description,
+        owner,
+        alarmEmails,
+        alarmWebhooks,
         null);
   }
 
@@ -143,8 +165,17 @@ public record JobForm(
     body.put("scheduleType", trim(scheduleType));
     body.put("schedule", trim(schedule));
     body.put("zone", trim(zone).isEmpty() ? "UTC" : trim(zone));
+    // Absent (a form from before dialects): an edit keeps the stored dialect, a create the default.
+    if (!trim(cronDialect).isEmpty()) {
+      body.put("cronDialect", trim(cronDialect));
+    }
     body.put("params", params == null ? "" : params);
-    body.put("routing", trim(routing));
+    if (trim(routing).isEmpty()) {
+      // "The app's default": a create without routing takes the app's default routing.
+      body.remove("routing");
+    } else {
+      body.put("routing", trim(routing));
+    }
     body.put("block", trim(block));
     body.put("misfire", trim(misfire));
     body.put("timeoutMs", number("timeoutMs", timeoutMs, errors));
@@ -157,6 +188,10 @@ public record JobForm(
             .map(String::trim)
             .filter(s -> !s.isEmpty())
             .toList());
+    body.put("description", description == null ? "" : description.strip());
+    body.put("owner", trim(owner));
+    body.put("alarmEmails", split(alarmEmails, "[,\\s]+"));
+    body.put("alarmWebhooks", split(alarmWebhooks, "\\s+"));
     return body;
   }
 
@@ -187,6 +222,17 @@ public record JobForm(
       errors.put(field, "must be a whole number, was '" + v + "'");
       return null;
     }
+  }
+
+  private static List<String> split(String text, String separators) {
+    return Arrays.stream(trim(text).split(separators)).filter(s -> !s.isEmpty()).toList();
+  }
+
+  /** A list of the job view as one item per line, as the form's text areas show it. */
+  private static String lines(Object list) {
+    return list instanceof List<?> l
+        ? String.join("\n", l.stream().map(String::valueOf).toList())
+        : "";
   }
 
   private static String trim(String s) {

@@ -7,6 +7,7 @@ import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.model.ScheduleType;
+import dev.kairos.core.schedule.CronDialect;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +23,8 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
  * Jobs: the filtered list, one job with its next fires and recent triggers, the create and edit
- * form, and the one-click actions (enable, disable, trigger now, delete). Each is one call to the
- * node's admin API; its answer (a field error, a warning, a conflict) is shown as it came.
+ * form, and the one-click actions (enable, disable, copy, trigger now, delete). Each is one call to
+ * the node's admin API; its answer (a field error, a warning, a conflict) is shown as it came.
  */
 @Controller
 class JobsController {
@@ -162,6 +163,29 @@ class JobsController {
     return "redirect:/console/jobs/" + id;
   }
 
+  /** "Copy": the API's copy of the job, disabled, under the given id or a generated one. */
+  @PostMapping("/console/jobs/{id}/copy")
+  String copyJob(
+      @PathVariable String id,
+      @RequestParam(required = false) String newId,
+      RedirectAttributes redirect) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    if (newId != null && !newId.isBlank()) {
+      body.put("id", newId.trim());
+    }
+    ApiResponse copied = api.post(Paths.job(id) + "/copy", body);
+    if (!copied.ok()) {
+      redirect.addFlashAttribute("problem", copied.problem());
+      return "redirect:/console/jobs/" + id;
+    }
+    Object copyId = copied.body().get("id");
+    redirect.addFlashAttribute(
+        "notice", "Copied " + id + " to " + copyId + " (disabled: enable it to schedule it).");
+    redirect.addFlashAttribute("warnings", copied.list("warnings"));
+    // A job id is [A-Za-z0-9_.-]: nothing in it needs encoding in a path.
+    return "redirect:/console/jobs/" + copyId;
+  }
+
   @PostMapping("/console/jobs/{id}/enable")
   String enable(@PathVariable String id, RedirectAttributes redirect) {
     return action(id, "/enable", null, "enabled", redirect);
@@ -176,10 +200,22 @@ class JobsController {
   String trigger(
       @PathVariable String id,
       @RequestParam(required = false) String params,
+      @RequestParam(required = false) String slot,
       RedirectAttributes redirect) {
     Map<String, Object> body = new LinkedHashMap<>();
     if (params != null && !params.isEmpty()) {
       body.put("params", params);
+    }
+    if (slot != null && !slot.isBlank()) {
+      try {
+        body.put("slot", Integer.parseInt(slot.trim()));
+      } catch (NumberFormatException e) {
+        String message = "must be a whole number, was '" + slot.trim() + "'";
+        redirect.addFlashAttribute(
+            "problem",
+            new ApiProblem(400, "validation-failed", "slot: " + message, Map.of("slot", message)));
+        return "redirect:/console/jobs/" + id;
+      }
     }
     ApiResponse answer = api.post(Paths.job(id) + "/trigger", body);
     if (!answer.ok()) {
@@ -190,6 +226,7 @@ class JobsController {
         "notice",
         "Triggered: "
             + answer.body().get("triggerId")
+            + (body.containsKey("slot") ? " on slot " + body.get("slot") : "")
             + " (the leader claims it within its scan interval).");
     redirect.addFlashAttribute("triggered", answer.body().get("triggerId"));
     return "redirect:/console/jobs/" + id;
@@ -208,18 +245,22 @@ class JobsController {
 
   /**
    * The next fires of the schedule being typed (htmx, on change): the API's preview of a schedule
-   * not saved yet, or its field errors.
+   * not saved yet, read in the chosen cron dialect, or its field errors.
    */
   @PostMapping("/console/jobs/preview")
   String preview(
       @RequestParam(defaultValue = "") String scheduleType,
       @RequestParam(defaultValue = "") String schedule,
       @RequestParam(defaultValue = "") String zone,
+      @RequestParam(defaultValue = "") String cronDialect,
       Model model) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("scheduleType", scheduleType.isBlank() ? "CRON" : scheduleType.trim());
     body.put("schedule", schedule.trim());
     body.put("zone", zone.isBlank() ? "UTC" : zone.trim());
+    if (!cronDialect.isBlank()) {
+      body.put("cronDialect", cronDialect.trim());
+    }
     body.put("count", PREVIEW_COUNT);
     ApiResponse answer = api.post("/api/v1/schedules/preview", body);
     model.addAttribute("preview", answer.ok() ? answer.body() : null);
@@ -244,6 +285,7 @@ class JobsController {
     model.addAttribute("problem", problem);
     model.addAttribute("errors", problem == null ? Map.of() : problem.fields());
     model.addAttribute("scheduleTypes", ScheduleType.values());
+    model.addAttribute("cronDialects", CronDialect.values());
     model.addAttribute("routings", RoutingStrategy.values());
     model.addAttribute("blocks", BlockStrategy.values());
     model.addAttribute("misfires", MisfireStrategy.values());
@@ -258,6 +300,7 @@ class JobsController {
         f.scheduleType(),
         f.schedule(),
         f.zone(),
+        f.cronDialect(),
         f.params(),
         f.routing(),
         f.block(),
@@ -267,6 +310,10 @@ class JobsController {
         f.misfireThresholdMs(),
         f.enabled(),
         f.childJobIds(),
+        f.description(),
+        f.owner(),
+        f.alarmEmails(),
+        f.alarmWebhooks(),
         f.version());
   }
 }

@@ -28,6 +28,7 @@ class JobFormTest {
                 "CRON",
                 "0 0 2 * * *",
                 "",
+                "",
                 "{}",
                 "FIRST",
                 "SERIAL_EXECUTION",
@@ -37,6 +38,10 @@ class JobFormTest {
                 "5000",
                 "true",
                 "a, b,,",
+                "  Nightly report.\nSecond line.  ",
+                " billing-team ",
+                "a@example.com, b@example.org\nc@example.net",
+                "https://hooks.example.com/x?tags=a,b\r\n http://10.0.0.1/y \n",
                 "7")
             .toRequest(stored, errors);
     assertThat(errors).isEmpty();
@@ -48,9 +53,75 @@ class JobFormTest {
         .containsEntry("timeoutMs", 60000L)
         .containsEntry("enabled", true)
         .containsEntry("childJobIds", List.of("a", "b"))
+        .containsEntry("description", "Nightly report.\nSecond line.")
+        .containsEntry("owner", "billing-team")
+        .containsEntry("alarmEmails", List.of("a@example.com", "b@example.org", "c@example.net"))
+        .containsEntry(
+            "alarmWebhooks", List.of("https://hooks.example.com/x?tags=a,b", "http://10.0.0.1/y"))
         .doesNotContainKeys("id", "version", "nextFireMs");
     assertThat(form.versionOr(0)).isEqualTo(7);
     assertThat(form.enabled()).isEqualTo("true");
+  }
+
+  @Test
+  void theChosenCronDialectReplacesTheStoredOneAndAStoredOneIsShown() {
+    Map<String, Object> stored = new LinkedHashMap<>();
+    stored.put("id", "j");
+    stored.put("cronDialect", "QUARTZ");
+    JobForm form = JobForm.of(stored);
+    assertThat(form.cronDialect()).isEqualTo("QUARTZ");
+    assertThat(JobForm.blank().cronDialect()).isEqualTo("KAIROS");
+    JobForm changed =
+        new JobForm(
+            "j",
+            "a",
+            "h",
+            "CRON",
+            "0 0 1 * * 1",
+            "UTC",
+            "KAIROS",
+            "",
+            "FIRST",
+            "SERIAL_EXECUTION",
+            "0",
+            "0",
+            "DO_NOTHING",
+            "5000",
+            "true",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "1");
+    assertThat(changed.toRequest(stored, new LinkedHashMap<>()))
+        .containsEntry("cronDialect", "KAIROS");
+  }
+
+  @Test
+  void aNewJobLeavesTheRoutingToItsAppUnlessOneIsChosen() {
+    assertThat(JobForm.blank().routing()).isEmpty();
+    assertThat(JobForm.blank().toCreateRequest(new LinkedHashMap<>())).doesNotContainKey("routing");
+  }
+
+  @Test
+  void aStoredJobsRecipientsAreShownOnePerLineAndSurviveTheRoundTrip() {
+    Map<String, Object> stored = new LinkedHashMap<>();
+    stored.put("id", "j");
+    stored.put("description", "two\nlines");
+    stored.put("owner", "ops");
+    stored.put("alarmEmails", List.of("a@example.com", "b@example.org"));
+    stored.put("alarmWebhooks", List.of("https://h.example.com/a?x=1,2"));
+    JobForm form = JobForm.of(stored);
+    assertThat(form.alarmEmails()).isEqualTo("a@example.com\nb@example.org");
+    assertThat(form.alarmWebhooks()).isEqualTo("https://h.example.com/a?x=1,2");
+    Map<String, Object> body = form.toRequest(stored, new LinkedHashMap<>());
+    assertThat(body)
+        .containsEntry("description", "two\nlines")
+        .containsEntry("owner", "ops")
+        .containsEntry("alarmEmails", List.of("a@example.com", "b@example.org"))
+        .containsEntry("alarmWebhooks", List.of("https://h.example.com/a?x=1,2"));
+    assertThat(form.asCopy().owner()).isEqualTo("ops");
   }
 
   @Test
@@ -64,6 +135,7 @@ class JobFormTest {
             "CRON",
             "* * * * * *",
             "UTC",
+            "QUARTZ",
             "",
             "FIRST",
             "SERIAL_EXECUTION",
@@ -73,10 +145,17 @@ class JobFormTest {
             "5s",
             null,
             "",
+            "",
+            "",
+            "",
+            "",
             null);
     Map<String, Object> body = form.toCreateRequest(errors);
     assertThat(errors).containsOnlyKeys("timeoutMs", "misfireThresholdMs");
     assertThat(errors.get("timeoutMs")).contains("'ten'");
-    assertThat(body).containsEntry("id", "j").containsEntry("enabled", false);
+    assertThat(body)
+        .containsEntry("id", "j")
+        .containsEntry("enabled", false)
+        .containsEntry("cronDialect", "QUARTZ");
   }
 }

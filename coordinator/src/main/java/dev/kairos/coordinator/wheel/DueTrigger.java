@@ -19,4 +19,42 @@ public record DueTrigger(
     RoutingStrategy routing,
     BlockStrategy block,
     long timeoutMs,
-    int attempt) {}
+    int attempt,
+    int targetSlot) {
+
+  /** {@link #targetSlot} of a trigger routed by its job's strategy. */
+  public static final int NO_TARGET_SLOT = -1;
+
+  /** A trigger routed by its job's strategy. */
+  public DueTrigger(
+      int shard,
+      String triggerId,
+      String jobId,
+      long fireMs,
+      String app,
+      String handler,
+      String params,
+      RoutingStrategy routing,
+      BlockStrategy block,
+      long timeoutMs,
+      int attempt) {
+    this(
+        shard,
+        triggerId,
+        jobId,
+        fireMs,
+        app,
+        handler,
+        params,
+        routing,
+        block,
+        timeoutMs,
+        attempt,
+        NO_TARGET_SLOT);
+  }
+
+  /** Whether a "trigger now" chose the slot: then it goes there or nowhere. */
+  public boolean hasTargetSlot() {
+    return targetSlot >= 0;
+  }
+}

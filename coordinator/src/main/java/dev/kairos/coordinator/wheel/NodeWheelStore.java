@@ -172,13 +172,26 @@ public final class NodeWheelStore {
               parseEnum(RoutingStrategy.class, (String) e.get(6), RoutingStrategy.FIRST),
               parseEnum(BlockStrategy.class, (String) e.get(7), BlockStrategy.SERIAL_EXECUTION),
               ((String) e.get(8)).isEmpty() ? 0 : Long.parseLong((String) e.get(8)),
-              Integer.parseInt((String) e.get(9))));
+              Integer.parseInt((String) e.get(9)),
+              targetSlot(e)));
     }
     if (stale > 0) {
       staleDrops.increment(stale);
       log.info("node={} shard={} dropped {} stale wheel entries", node, shard, stale);
     }
     return new TakeResult(due, stale, started);
+  }
+
+  /** The slot a "trigger now" asked for (take_due's 11th element), or none. */
+  private static int targetSlot(List<Object> entry) {
+    if (entry.size() < 11 || ((String) entry.get(10)).isEmpty()) {
+      return DueTrigger.NO_TARGET_SLOT;
+    }
+    try {
+      return Integer.parseInt((String) entry.get(10));
+    } catch (NumberFormatException e) {
+      return DueTrigger.NO_TARGET_SLOT;
+    }
   }
 
   /**

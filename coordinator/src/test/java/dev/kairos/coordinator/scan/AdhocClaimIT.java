@@ -180,7 +180,9 @@ class AdhocClaimIT {
   @Test
   void takeDueHandsOutTheOverrideAndAttemptAndIgnoresAScheduleChange() {
     JobDefinition job = apiJob("take");
-    TriggerId manual = adhoc.triggerNow(job.id(), "x", Optional.of("{\"from\":\"override\"}"));
+    TriggerId manual =
+        adhoc.triggerNow(
+            job.id(), "x", Optional.of("{\"from\":\"override\"}"), java.util.OptionalInt.of(3));
     TriggerId first = TriggerId.scheduled(job.id(), T0 - 5_000);
     AdhocSubmission retry =
         adhoc.submit(
@@ -195,7 +197,9 @@ class AdhocClaimIT {
                 OptionalLong.of(1)));
     assertThat(retry.outcome()).isEqualTo(AdhocSubmission.Outcome.ACCEPTED);
     scanner(fx.redis, ScanConfig.defaults(), new ConcurrentHashMap<>(), "node-a").scan(1);
+    assertThat(fx.trigger(manual.value())).containsEntry("targetSlot", "3");
     assertThat(fx.trigger(first.retry(2).value()))
+        .doesNotContainKey("targetSlot")
         .containsEntry("parentTriggerId", first.retry(1).value())
         .containsEntry("scheduleVersion", "1")
         .containsEntry("kind", "RETRY");
@@ -209,10 +213,12 @@ class AdhocClaimIT {
 
     assertThat(taken.staleDropped()).isZero();
     assertThat(taken.due())
-        .extracting(DueTrigger::triggerId, DueTrigger::params, DueTrigger::attempt)
+        .extracting(
+            DueTrigger::triggerId, DueTrigger::params, DueTrigger::attempt, DueTrigger::targetSlot)
         .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple(manual.value(), "{\"from\":\"override\"}", 1),
-            org.assertj.core.groups.Tuple.tuple(first.retry(2).value(), "{\"from\":\"job\"}", 3));
+            org.assertj.core.groups.Tuple.tuple(manual.value(), "{\"from\":\"override\"}", 1, 3),
+            org.assertj.core.groups.Tuple.tuple(
+                first.retry(2).value(), "{\"from\":\"job\"}", 3, DueTrigger.NO_TARGET_SLOT));
   }
 
   @Test

@@ -35,6 +35,12 @@ import java.util.Objects;
  * @param childJobIds jobs triggered (one ad-hoc trigger each) when a trigger of this job ends in
  *     SUCCESS; at most {@link #MAX_CHILD_JOBS}, no duplicates, not the job itself. Ids of jobs that
  *     do not exist (yet) are allowed; cycles through existing jobs are rejected by the store
+ * @param description free text for people (at most {@link #MAX_DESCRIPTION_LENGTH} characters)
+ * @param owner who answers for the job (at most {@link #MAX_OWNER_LENGTH} characters, one line)
+ * @param alarmEmails addresses that get this job's alarms, on top of the configured recipients (at
+ *     most {@link #MAX_ALARM_EMAILS})
+ * @param alarmWebhooks http/https URLs that get this job's alarms as JSON, on top of the configured
+ *     webhooks (at most {@link #MAX_ALARM_WEBHOOKS})
  */
 public record JobDefinition(
     String id,
@@ -57,7 +63,16 @@ public record JobDefinition(
     long version,
     long createdMs,
     long updatedMs,
-    List<String> childJobIds) {
+    List<String> childJobIds,
+    String description,
+    String owner,
+    List<String> alarmEmails,
+    List<String> alarmWebhooks) {
+
+  public static final int MAX_DESCRIPTION_LENGTH = 1000;
+  public static final int MAX_OWNER_LENGTH = 200;
+  public static final int MAX_ALARM_EMAILS = 20;
+  public static final int MAX_ALARM_WEBHOOKS = 10;
 
   /** Bound of {@link #childJobIds()}: a fan-out wider than this belongs in a workflow engine. */
   public static final int MAX_CHILD_JOBS = 16;
@@ -97,6 +112,10 @@ public record JobDefinition(
     Objects.requireNonNull(retryBackoff, "retryBackoff");
     Objects.requireNonNull(misfireStrategy, "misfireStrategy");
     childJobIds = List.copyOf(Objects.requireNonNull(childJobIds, "childJobIds"));
+    Objects.requireNonNull(description, "description");
+    Objects.requireNonNull(owner, "owner");
+    alarmEmails = List.copyOf(Objects.requireNonNull(alarmEmails, "alarmEmails"));
+    alarmWebhooks = List.copyOf(Objects.requireNonNull(alarmWebhooks, "alarmWebhooks"));
   }
 
   /**
@@ -149,12 +168,16 @@ public record JobDefinition(
         .version(version)
         .createdMs(createdMs)
         .updatedMs(updatedMs)
-        .childJobIds(childJobIds);
+        .childJobIds(childJobIds)
+        .description(description)
+        .owner(owner)
+        .alarmEmails(alarmEmails)
+        .alarmWebhooks(alarmWebhooks);
   }
 
   /** Fills the defaults an operator expects: UTC, FIRST, SERIAL_EXECUTION, DO_NOTHING after 5 s. */
   public static final class Builder {
-    private final String id;
+    private String id;
     private String app = "";
     private String handler = "";
     private ScheduleType scheduleType = ScheduleType.API;
@@ -175,9 +198,19 @@ public record JobDefinition(
     private long createdMs;
     private long updatedMs;
     private List<String> childJobIds = List.of();
+    private String description = "";
+    private String owner = "";
+    private List<String> alarmEmails = List.of();
+    private List<String> alarmWebhooks = List.of();
 
     private Builder(String id) {
       this.id = id;
+    }
+
+    /** Another id: the same definition under a new name (a copy). */
+    public Builder id(String id) {
+      this.id = id;
+      return this;
     }
 
     public Builder app(String app) {
@@ -288,6 +321,26 @@ public record JobDefinition(
       return this;
     }
 
+    public Builder description(String description) {
+      this.description = description;
+      return this;
+    }
+
+    public Builder owner(String owner) {
+      this.owner = owner;
+      return this;
+    }
+
+    public Builder alarmEmails(List<String> alarmEmails) {
+      this.alarmEmails = alarmEmails;
+      return this;
+    }
+
+    public Builder alarmWebhooks(List<String> alarmWebhooks) {
+      this.alarmWebhooks = alarmWebhooks;
+      return this;
+    }
+
     public JobDefinition build() {
       return new JobDefinition(
           id,
@@ -310,7 +363,11 @@ public record JobDefinition(
           version,
           createdMs,
           updatedMs,
-          childJobIds);
+          childJobIds,
+          description,
+          owner,
+          alarmEmails,
+          alarmWebhooks);
     }
   }
 }

@@ -13,9 +13,11 @@ import java.util.Map;
  * a string). Booleans are {@code "true"}/{@code "false"}; enums their names; numbers decimal; the
  * retry backoff {@link RetryBackoff#encode()}; child job ids comma-separated (job ids never contain
  * a comma), absent in hashes written before child jobs existed and read as none; the cron dialect
- * likewise absent in older hashes and read as {@link CronDialect#DEFAULT}. The runtime fields
- * {@code nextFireMs} and {@code lastFireMs} belong to the store and scanner and are not part of the
- * definition.
+ * likewise absent in older hashes and read as {@link CronDialect#DEFAULT}; description and owner
+ * absent in older hashes read as "", and the alarm recipients (newline-separated: URLs and
+ * addresses that pass validation contain no whitespace, while a URL may contain a comma) as none.
+ * The runtime fields {@code nextFireMs} and {@code lastFireMs} belong to the store and scanner and
+ * are not part of the definition.
  */
 public final class JobHash {
 
@@ -44,6 +46,10 @@ public final class JobHash {
     hash.put(JobFields.CREATED_MS, Long.toString(job.createdMs()));
     hash.put(JobFields.UPDATED_MS, Long.toString(job.updatedMs()));
     hash.put(JobFields.CHILD_JOB_IDS, encodeChildren(job.childJobIds()));
+    hash.put(JobFields.DESCRIPTION, job.description());
+    hash.put(JobFields.OWNER, job.owner());
+    hash.put(JobFields.ALARM_EMAILS, encodeLines(job.alarmEmails()));
+    hash.put(JobFields.ALARM_WEBHOOKS, encodeLines(job.alarmWebhooks()));
     return hash;
   }
 
@@ -81,7 +87,24 @@ public final class JobHash {
         r.number(JobFields.VERSION),
         r.number(JobFields.CREATED_MS),
         r.number(JobFields.UPDATED_MS),
-        decodeChildren(hash.get(JobFields.CHILD_JOB_IDS)));
+        decodeChildren(hash.get(JobFields.CHILD_JOB_IDS)),
+        hash.getOrDefault(JobFields.DESCRIPTION, ""),
+        hash.getOrDefault(JobFields.OWNER, ""),
+        decodeLines(hash.get(JobFields.ALARM_EMAILS)),
+        decodeLines(hash.get(JobFields.ALARM_WEBHOOKS)));
+  }
+
+  /** The hash form of the alarm recipient lists: newline-separated, "" for none. */
+  public static String encodeLines(List<String> values) {
+    return String.join("\n", values);
+  }
+
+  /** Inverse of {@link #encodeLines}; null (a hash from before the field) reads as none. */
+  public static List<String> decodeLines(String text) {
+    if (text == null || text.isEmpty()) {
+      return List.of();
+    }
+    return Arrays.asList(text.split("\n"));
   }
 
   /** The hash form of child job ids: comma-separated, "" for none. */

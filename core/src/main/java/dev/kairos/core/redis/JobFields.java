@@ -28,6 +28,18 @@ public final class JobFields {
   /** Comma-separated ids of the jobs triggered when a trigger of this job ends in SUCCESS. */
   public static final String CHILD_JOB_IDS = "childJobIds";
 
+  /** Free text for people; absent in hashes written before it existed, read as "". */
+  public static final String DESCRIPTION = "description";
+
+  /** Who answers for the job; absent in older hashes, read as "". */
+  public static final String OWNER = "owner";
+
+  /** Newline-separated addresses that get this job's alarms; absent or "" for none. */
+  public static final String ALARM_EMAILS = "alarmEmails";
+
+  /** Newline-separated http/https URLs that get this job's alarms; absent or "" for none. */
+  public static final String ALARM_WEBHOOKS = "alarmWebhooks";
+
   /** Schedule version: bumped when the schedule changes, on disable and on delete. */
   public static final String SCHEDULE_VERSION = "scheduleVersion";
 

@@ -172,6 +172,14 @@ public final class RedisKeys {
     return PREFIX + "{alarm}:window:" + alarmKey;
   }
 
+  /**
+   * HASH: the settings of one executor app ({@code description}, {@code defaultRouting}, {@code
+   * updatedMs}; {@code put_app_settings.lua}), under the app's own hash tag like its slot leases.
+   */
+  public static String appSettings(String app) {
+    return PREFIX + "{app:" + app + "}:settings";
+  }
+
   /** HASH: executor slot leases of one app, all under the app's own hash tag. */
   public static String slots(String app) {
     return PREFIX + "{app:" + app + "}:slots";

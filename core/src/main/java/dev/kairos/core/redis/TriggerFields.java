@@ -46,6 +46,13 @@ public final class TriggerFields {
   /** Parameters overriding the job's, when the ad-hoc trigger was submitted with some. */
   public static final String PARAMS = "params";
 
+  /**
+   * The executor slot a "trigger now" asked for, when it asked for one: the node sends the trigger
+   * to that slot's queue only (while the slot has a live lease), whatever the job's routing. The
+   * slot the trigger was sent to is {@link #SLOT}.
+   */
+  public static final String TARGET_SLOT = "targetSlot";
+
   /** Child-job chain depth: 0 for scheduled and manual triggers, parent's + 1 for a child. */
   public static final String DEPTH = "depth";
 

@@ -6,6 +6,7 @@ import dev.kairos.core.model.TriggerKind;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -20,6 +21,8 @@ import java.util.OptionalLong;
  * @param depth child chain depth: 0 for manual triggers, parent's + 1 for a child
  * @param scheduleVersion for a retry of a scheduled fire, the version the fire was claimed under:
  *     the end of the chain re-arms a parked FIXED_DELAY job only while it still has that version
+ * @param targetSlot the executor slot this trigger must go to (a "trigger now" on a chosen slot),
+ *     or empty to route it by the job's strategy; at most {@link #MAX_SLOT}
  */
 public record AdhocRequest(
     TriggerId triggerId,
@@ -29,7 +32,36 @@ public record AdhocRequest(
     Optional<String> paramsOverride,
     Optional<TriggerId> parentTriggerId,
     int depth,
-    OptionalLong scheduleVersion) {
+    OptionalLong scheduleVersion,
+    OptionalInt targetSlot) {
+
+  /**
+   * The highest slot a trigger may ask for: far above any queue count of a handler topic (slot i is
+   * queue i), so a typo is refused instead of waiting for a slot that can never exist.
+   */
+  public static final int MAX_SLOT = 1023;
+
+  /** A request routed by the job's strategy. */
+  public AdhocRequest(
+      TriggerId triggerId,
+      TriggerKind kind,
+      long dueMs,
+      int attempt,
+      Optional<String> paramsOverride,
+      Optional<TriggerId> parentTriggerId,
+      int depth,
+      OptionalLong scheduleVersion) {
+    this(
+        triggerId,
+        kind,
+        dueMs,
+        attempt,
+        paramsOverride,
+        parentTriggerId,
+        depth,
+        scheduleVersion,
+        OptionalInt.empty());
+  }
 
   public AdhocRequest {
     Objects.requireNonNull(triggerId, "triggerId");
@@ -37,6 +69,11 @@ public record AdhocRequest(
     Objects.requireNonNull(paramsOverride, "paramsOverride");
     Objects.requireNonNull(parentTriggerId, "parentTriggerId");
     Objects.requireNonNull(scheduleVersion, "scheduleVersion");
+    Objects.requireNonNull(targetSlot, "targetSlot");
+    if (targetSlot.isPresent() && (targetSlot.getAsInt() < 0 || targetSlot.getAsInt() > MAX_SLOT)) {
+      throw new IllegalArgumentException(
+          "targetSlot must be in 0.." + MAX_SLOT + " but was " + targetSlot.getAsInt());
+    }
     if (kind == TriggerKind.SCHEDULED) {
       throw new IllegalArgumentException("scheduled fires are not ad-hoc: " + triggerId);
     }
@@ -69,7 +106,21 @@ public record AdhocRequest(
 
   /** A manual "trigger now" request due at {@code dueMs}. */
   public static AdhocRequest manual(TriggerId triggerId, long dueMs, Optional<String> params) {
+    return manual(triggerId, dueMs, params, OptionalInt.empty());
+  }
+
+  /** A manual "trigger now" request due at {@code dueMs}, sent to {@code slot} when present. */
+  public static AdhocRequest manual(
+      TriggerId triggerId, long dueMs, Optional<String> params, OptionalInt slot) {
     return new AdhocRequest(
-        triggerId, TriggerKind.MANUAL, dueMs, 1, params, Optional.empty(), 0, OptionalLong.empty());
+        triggerId,
+        TriggerKind.MANUAL,
+        dueMs,
+        1,
+        params,
+        Optional.empty(),
+        0,
+        OptionalLong.empty(),
+        slot);
   }
 }

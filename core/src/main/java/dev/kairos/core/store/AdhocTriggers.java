@@ -16,6 +16,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 
@@ -60,9 +61,20 @@ public final class AdhocTriggers {
    * @throws JobValidationException (field {@code params}) when the override is too large
    */
   public TriggerId triggerNow(String jobId, Optional<String> paramsOverride) {
+    return triggerNow(jobId, paramsOverride, OptionalInt.empty());
+  }
+
+  /**
+   * "Trigger now" on a chosen executor slot: as {@link #triggerNow(String, Optional)}, and the node
+   * sends it to {@code slot}'s queue while that slot has a live lease hosting the handler (whatever
+   * the job's routing); without one it waits and ends like any fire that finds no executor.
+   *
+   * @param slot the slot, 0..{@link AdhocRequest#MAX_SLOT}; empty: the job's routing decides
+   */
+  public TriggerId triggerNow(String jobId, Optional<String> paramsOverride, OptionalInt slot) {
     byte[] nonce = new byte[6];
     NONCES.nextBytes(nonce);
-    return triggerNow(jobId, HexFormat.of().formatHex(nonce), paramsOverride);
+    return triggerNow(jobId, HexFormat.of().formatHex(nonce), paramsOverride, slot);
   }
 
   /**
@@ -71,13 +83,19 @@ public final class AdhocTriggers {
    * #triggerNow(String, Optional)}.
    */
   public TriggerId triggerNow(String jobId, String nonce, Optional<String> paramsOverride) {
+    return triggerNow(jobId, nonce, paramsOverride, OptionalInt.empty());
+  }
+
+  /** "Trigger now" with a caller-chosen nonce, on a chosen slot when present. */
+  public TriggerId triggerNow(
+      String jobId, String nonce, Optional<String> paramsOverride, OptionalInt slot) {
     if (nonce == null || !nonce.matches("[A-Za-z0-9]{1,32}")) {
       throw new IllegalArgumentException("nonce must be 1-32 of [A-Za-z0-9] but was " + nonce);
     }
     paramsOverride.ifPresent(p -> checkParams(jobId, p));
     long now = clock.nowMs();
     AdhocRequest request =
-        AdhocRequest.manual(TriggerId.manual(jobId, now, nonce), now, paramsOverride);
+        AdhocRequest.manual(TriggerId.manual(jobId, now, nonce), now, paramsOverride, slot);
     AdhocSubmission done = submit(request);
     return switch (done.outcome()) {
       case JOB_NOT_FOUND -> throw new JobNotFoundException(jobId);
@@ -132,7 +150,8 @@ public final class AdhocTriggers {
           ? Long.toString(request.scheduleVersion().getAsLong())
           : "",
       request.paramsOverride().isPresent() ? "1" : "0",
-      request.paramsOverride().orElse("")
+      request.paramsOverride().orElse(""),
+      request.targetSlot().isPresent() ? Integer.toString(request.targetSlot().getAsInt()) : ""
     };
   }
 

@@ -33,6 +33,12 @@ import java.util.regex.Pattern;
  *       backoff delays ≥ 0 with max ≥ initial and jitter in [0, 1]
  *   <li>childJobIds: at most {@link JobDefinition#MAX_CHILD_JOBS} valid job ids, no duplicates, not
  *       the job itself (cycles through other jobs need the stored jobs: the store checks them)
+ *   <li>description: at most {@link JobDefinition#MAX_DESCRIPTION_LENGTH} characters; owner: at
+ *       most {@link JobDefinition#MAX_OWNER_LENGTH} characters, no control characters
+ *   <li>alarmEmails: at most {@link JobDefinition#MAX_ALARM_EMAILS} addresses of the form {@code
+ *       local@domain.tld} (no display names, no whitespace), no duplicates; alarmWebhooks: at most
+ *       {@link JobDefinition#MAX_ALARM_WEBHOOKS} absolute http or https URLs with a host, at most
+ *       {@link #MAX_URL_LENGTH} characters, no duplicates
  *   <li>misfireThresholdMs ≥ {@link JobDefinition#MIN_MISFIRE_THRESHOLD_MS}, the pre-read window: a
  *       smaller threshold would call the scanner's own look-ahead a misfire
  * </ul>
@@ -44,6 +50,22 @@ public final class JobValidator {
 
   private static final Pattern APP = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final Pattern HANDLER = Pattern.compile("[A-Za-z0-9_.$-]{1,128}");
+
+  /**
+   * What a mail server accepts in practice (RFC 5321's dot-atom local part, a dotted host name):
+   * stricter than RFC 5322, which would allow quoted local parts, comments and display names that
+   * no alarm recipient needs.
+   */
+  private static final Pattern EMAIL =
+      Pattern.compile(
+          "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+              + "@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+              + "(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+");
+
+  /** RFC 5321's bound of a forward path. */
+  public static final int MAX_EMAIL_LENGTH = 254;
+
+  public static final int MAX_URL_LENGTH = 2000;
 
   public List<ValidationProblem> validate(JobDefinition job) {
     List<ValidationProblem> problems = new ArrayList<>();
@@ -142,7 +164,119 @@ public final class JobValidator {
     }
     childProblem(job)
         .ifPresent(p -> problems.add(new ValidationProblem(JobFields.CHILD_JOB_IDS, p)));
+    int descriptionLength = job.description().codePointCount(0, job.description().length());
+    if (descriptionLength > JobDefinition.MAX_DESCRIPTION_LENGTH) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.DESCRIPTION,
+              "is "
+                  + descriptionLength
+                  + " characters; at most "
+                  + JobDefinition.MAX_DESCRIPTION_LENGTH
+                  + " are allowed"));
+    }
+    int ownerLength = job.owner().codePointCount(0, job.owner().length());
+    if (ownerLength > JobDefinition.MAX_OWNER_LENGTH) {
+      problems.add(
+          new ValidationProblem(
+              JobFields.OWNER,
+              "is "
+                  + ownerLength
+                  + " characters; at most "
+                  + JobDefinition.MAX_OWNER_LENGTH
+                  + " are allowed"));
+    } else if (job.owner().codePoints().anyMatch(Character::isISOControl)) {
+      problems.add(
+          new ValidationProblem(JobFields.OWNER, "must be one line without control characters"));
+    }
+    emailProblem(job.alarmEmails())
+        .ifPresent(p -> problems.add(new ValidationProblem(JobFields.ALARM_EMAILS, p)));
+    webhookProblem(job.alarmWebhooks())
+        .ifPresent(p -> problems.add(new ValidationProblem(JobFields.ALARM_WEBHOOKS, p)));
     return List.copyOf(problems);
+  }
+
+  /** Whether {@code address} is an alarm email address this validator accepts. */
+  public static boolean isValidEmail(String address) {
+    return address != null
+        && address.length() <= MAX_EMAIL_LENGTH
+        && EMAIL.matcher(address).matches();
+  }
+
+  private static Optional<String> emailProblem(List<String> emails) {
+    if (emails.size() > JobDefinition.MAX_ALARM_EMAILS) {
+      return Optional.of(
+          "has "
+              + emails.size()
+              + " addresses; at most "
+              + JobDefinition.MAX_ALARM_EMAILS
+              + " are allowed");
+    }
+    Set<String> seen = new HashSet<>();
+    for (String email : emails) {
+      if (!isValidEmail(email)) {
+        return Optional.of(
+            "'"
+                + abbreviate(String.valueOf(email))
+                + "' is not an email address (name@example.com, no display name)");
+      }
+      if (!seen.add(email.toLowerCase(java.util.Locale.ROOT))) {
+        return Optional.of("'" + email + "' is listed twice");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why {@code url} is not an alarm webhook URL, or empty when it is one: absolute http or https,
+   * with a host, at most {@link #MAX_URL_LENGTH} characters. Only the scheme and host are echoed:
+   * the path or query of a webhook URL often carries a token.
+   */
+  public static Optional<String> webhookUrlProblem(String url) {
+    if (url == null || url.isEmpty()) {
+      return Optional.of("an empty URL is not a webhook");
+    }
+    if (url.length() > MAX_URL_LENGTH) {
+      return Optional.of(
+          "a URL of " + url.length() + " characters is too long; at most " + MAX_URL_LENGTH);
+    }
+    java.net.URI uri;
+    try {
+      uri = new java.net.URI(url);
+    } catch (java.net.URISyntaxException e) {
+      return Optional.of("'" + abbreviate(url) + "' is not a URL: " + e.getReason());
+    }
+    String scheme = uri.getScheme();
+    if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
+      return Optional.of(
+          "a webhook URL must be http or https, not " + (scheme == null ? "relative" : scheme));
+    }
+    if (uri.getHost() == null || uri.getHost().isEmpty()) {
+      return Optional.of("a " + scheme + " URL needs a host");
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> webhookProblem(List<String> urls) {
+    if (urls.size() > JobDefinition.MAX_ALARM_WEBHOOKS) {
+      return Optional.of(
+          "has "
+              + urls.size()
+              + " URLs; at most "
+              + JobDefinition.MAX_ALARM_WEBHOOKS
+              + " are allowed");
+    }
+    Set<String> seen = new HashSet<>();
+    for (String url : urls) {
+      Optional<String> problem = webhookUrlProblem(url);
+      if (problem.isPresent()) {
+        return problem;
+      }
+      if (!seen.add(url)) {
+        return Optional.of("a URL is listed twice");
+      }
+    }
+    return Optional.empty();
   }
 
   private static Optional<String> childProblem(JobDefinition job) {

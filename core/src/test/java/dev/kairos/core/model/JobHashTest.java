@@ -31,6 +31,10 @@ class JobHashTest {
         .createdMs(1_700_000_000_000L)
         .updatedMs(1_700_000_100_000L)
         .childJobIds(java.util.List.of("invoice.send", "audit-log"))
+        .description("Daily report.\nSecond line, with a comma.")
+        .owner("billing-team")
+        .alarmEmails(java.util.List.of("owner@example.com", "team@example.org"))
+        .alarmWebhooks(java.util.List.of("https://hooks.example.com/a?tags=x,y", "http://h/b"))
         .build();
   }
 
@@ -59,6 +63,23 @@ class JobHashTest {
     assertThat(JobHash.fromHash(hash).cronDialect()).isEqualTo(CronDialect.QUARTZ);
     hash.remove(JobFields.CRON_DIALECT);
     assertThat(JobHash.fromHash(hash).cronDialect()).isEqualTo(CronDialect.KAIROS);
+  }
+
+  @Test
+  void aHashWrittenBeforeJobFeaturesReadsAsNoDescriptionOwnerOrRecipients() {
+    Map<String, String> hash = JobHash.toHash(sample());
+    assertThat(hash)
+        .containsEntry(
+            JobFields.ALARM_WEBHOOKS, "https://hooks.example.com/a?tags=x,y\nhttp://h/b");
+    hash.remove(JobFields.DESCRIPTION);
+    hash.remove(JobFields.OWNER);
+    hash.remove(JobFields.ALARM_EMAILS);
+    hash.remove(JobFields.ALARM_WEBHOOKS);
+    JobDefinition old = JobHash.fromHash(hash);
+    assertThat(old.description()).isEmpty();
+    assertThat(old.owner()).isEmpty();
+    assertThat(old.alarmEmails()).isEmpty();
+    assertThat(old.alarmWebhooks()).isEmpty();
   }
 
   @Test

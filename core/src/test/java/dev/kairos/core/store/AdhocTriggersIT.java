@@ -82,7 +82,21 @@ class AdhocTriggersIT {
     String job = newJob();
     TriggerId id = adhoc.triggerNow(job, Optional.empty());
     assertThat(redis.sync().hgetall(RedisKeys.adhocRequest(keys.shardOf(job), id.value())))
+        .doesNotContainKey("params")
+        .doesNotContainKey("targetSlot");
+  }
+
+  @Test
+  void aChosenSlotIsWrittenWithTheRequest() {
+    String job = newJob();
+    TriggerId id = adhoc.triggerNow(job, Optional.empty(), java.util.OptionalInt.of(0));
+    assertThat(redis.sync().hgetall(RedisKeys.adhocRequest(keys.shardOf(job), id.value())))
+        .containsEntry("targetSlot", "0")
         .doesNotContainKey("params");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> adhoc.triggerNow(job, Optional.empty(), java.util.OptionalInt.of(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("targetSlot");
   }
 
   @Test

@@ -31,6 +31,90 @@ class JobValidatorTest {
   }
 
   @Test
+  void descriptionAndOwnerAreBoundedInCharactersNotBytes() {
+    String emoji = "\uD83D\uDE00"; // one character, two UTF-16 units
+    assertThat(fieldsOf(valid().description(emoji.repeat(1000)).owner("é".repeat(200)).build()))
+        .isEmpty();
+    assertThat(fieldsOf(valid().description("d".repeat(1001)).build()))
+        .containsExactly("description");
+    assertThat(fieldsOf(valid().owner("o".repeat(201)).build())).containsExactly("owner");
+    assertThat(fieldsOf(valid().owner("two\nlines").build())).containsExactly("owner");
+    assertThat(fieldsOf(valid().description("two\nlines are fine").build())).isEmpty();
+  }
+
+  @Test
+  void alarmEmailsMustBePlainAddressesWithoutDuplicates() {
+    assertThat(
+            fieldsOf(
+                valid()
+                    .alarmEmails(List.of("ops@example.com", "first.last+tag@mail.example.co.uk"))
+                    .build()))
+        .isEmpty();
+    for (String bad :
+        List.of(
+            "",
+            "ops",
+            "ops@localhost",
+            "Ops <ops@example.com>",
+            "ops@example.com,dev@example.com",
+            "ops @example.com",
+            "ops@-example.com",
+            "ops@example.com\nBcc: x@example.com")) {
+      assertThat(fieldsOf(valid().alarmEmails(List.of(bad)).build()))
+          .as("'%s'", bad)
+          .containsExactly("alarmEmails");
+    }
+    assertThat(fieldsOf(valid().alarmEmails(List.of("a@example.com", "A@example.com")).build()))
+        .containsExactly("alarmEmails");
+    List<String> tooMany = new java.util.ArrayList<>();
+    for (int i = 0; i <= JobDefinition.MAX_ALARM_EMAILS; i++) {
+      tooMany.add("u" + i + "@example.com");
+    }
+    assertThat(fieldsOf(valid().alarmEmails(tooMany).build())).containsExactly("alarmEmails");
+  }
+
+  @Test
+  void alarmWebhooksMustBeAbsoluteHttpOrHttpsUrlsAndAreNotEchoedWhole() {
+    assertThat(
+            fieldsOf(
+                valid()
+                    .alarmWebhooks(
+                        List.of(
+                            "https://hooks.example.com/T0/B0/secret?x=1,2",
+                            "http://10.0.0.7:8080/a"))
+                    .build()))
+        .isEmpty();
+    for (String bad :
+        List.of(
+            "",
+            "hooks.example.com/a",
+            "/relative",
+            "ftp://example.com/a",
+            "javascript:alert(1)",
+            "http:///nohost",
+            "https://example.com/a b",
+            "https://example.com/a\nhttps://example.com/b",
+            "https://" + "h".repeat(JobValidator.MAX_URL_LENGTH))) {
+      assertThat(fieldsOf(valid().alarmWebhooks(List.of(bad)).build()))
+          .as("'%s'", bad)
+          .containsExactly("alarmWebhooks");
+    }
+    assertThat(
+            validator
+                .validate(valid().alarmWebhooks(List.of("ftp://example.com/secret-token")).build())
+                .get(0)
+                .message())
+        .contains("ftp")
+        .doesNotContain("secret-token");
+    assertThat(
+            fieldsOf(
+                valid()
+                    .alarmWebhooks(List.of("https://example.com/a", "https://example.com/a"))
+                    .build()))
+        .containsExactly("alarmWebhooks");
+  }
+
+  @Test
   void acceptsAValidJobOfEveryScheduleType() {
     assertThat(validator.validate(valid().build())).isEmpty();
     assertThat(validator.validate(valid().fixedRate(1_000).build())).isEmpty();

@@ -54,7 +54,7 @@ public final class RedisRebuilder {
       SELECT job_id, app, handler, schedule_type, schedule, zone, params, routing, block,
           timeout_ms, retry_count, retry_backoff, misfire, misfire_threshold_ms, enabled,
           schedule_version, version, created_ms, updated_ms, last_fire_ms, child_job_ids,
-          cron_dialect
+          cron_dialect, description, owner, alarm_emails, alarm_webhooks
       FROM kairos_job WHERE shard = ? AND NOT deleted AND COALESCE(created_ms, 0) < ?
       ORDER BY job_id
       """;
@@ -283,6 +283,10 @@ public final class RedisRebuilder {
           put(hash, JobFields.UPDATED_MS, rs.getString("updated_ms"));
           put(hash, JobFields.CHILD_JOB_IDS, rs.getString("child_job_ids"));
           put(hash, JobFields.CRON_DIALECT, rs.getString("cron_dialect"));
+          put(hash, JobFields.DESCRIPTION, rs.getString("description"));
+          put(hash, JobFields.OWNER, rs.getString("owner"));
+          put(hash, JobFields.ALARM_EMAILS, rs.getString("alarm_emails"));
+          put(hash, JobFields.ALARM_WEBHOOKS, rs.getString("alarm_webhooks"));
           Long lastFire = rs.getObject("last_fire_ms", Long.class);
           if (lastFire != null) {
             hash.put(JobFields.LAST_FIRE_MS, lastFire.toString());

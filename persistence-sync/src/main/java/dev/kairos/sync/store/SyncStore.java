@@ -36,8 +36,10 @@ public final class SyncStore {
       INSERT INTO kairos_job AS j (job_id, shard, app, handler, schedule_type, schedule, zone,
           params, routing, block, timeout_ms, retry_count, retry_backoff, misfire,
           misfire_threshold_ms, enabled, schedule_version, version, next_fire_ms, last_fire_ms,
-          created_ms, updated_ms, child_job_ids, cron_dialect, deleted, deleted_ms)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE, NULL)
+          created_ms, updated_ms, child_job_ids, cron_dialect, description, owner, alarm_emails,
+          alarm_webhooks, deleted, deleted_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+          FALSE, NULL)
       ON CONFLICT (job_id) DO UPDATE SET
           shard = EXCLUDED.shard, app = EXCLUDED.app, handler = EXCLUDED.handler,
           schedule_type = EXCLUDED.schedule_type, schedule = EXCLUDED.schedule,
@@ -51,6 +53,8 @@ public final class SyncStore {
                               ELSE GREATEST(j.last_fire_ms, EXCLUDED.last_fire_ms) END,
           created_ms = EXCLUDED.created_ms, updated_ms = EXCLUDED.updated_ms,
           child_job_ids = EXCLUDED.child_job_ids, cron_dialect = EXCLUDED.cron_dialect,
+          description = EXCLUDED.description, owner = EXCLUDED.owner,
+          alarm_emails = EXCLUDED.alarm_emails, alarm_webhooks = EXCLUDED.alarm_webhooks,
           deleted = FALSE, deleted_ms = NULL, synced_at = now()
       WHERE (NOT j.deleted AND (EXCLUDED.created_ms > j.created_ms
                  OR (EXCLUDED.created_ms = j.created_ms AND EXCLUDED.version > j.version)))
@@ -227,6 +231,10 @@ public final class SyncStore {
     setLong(ps, i++, h.get(JobFields.UPDATED_MS));
     setText(ps, i++, h.get(JobFields.CHILD_JOB_IDS));
     setText(ps, i++, h.get(JobFields.CRON_DIALECT));
+    setText(ps, i++, h.get(JobFields.DESCRIPTION));
+    setText(ps, i++, h.get(JobFields.OWNER));
+    setText(ps, i++, h.get(JobFields.ALARM_EMAILS));
+    setText(ps, i++, h.get(JobFields.ALARM_WEBHOOKS));
     ps.addBatch();
   }
 

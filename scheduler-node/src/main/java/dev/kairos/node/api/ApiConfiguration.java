@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.coordinator.cluster.ZkLayout;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.AppSettingsStore;
 import dev.kairos.core.store.JobStore;
+import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.batch.JobImporter;
 import dev.kairos.node.api.cluster.ClusterReader;
 import dev.kairos.node.api.executor.LiveSlots;
@@ -41,6 +43,11 @@ class ApiConfiguration {
   JobCatalog apiJobCatalog(
       JobStore store, KairosRedis redis, RedisConnectionProperties redisProperties) {
     return new JobCatalog(store, redis, redisProperties.getTimeout());
+  }
+
+  @Bean
+  AppSettingsStore apiAppSettingsStore(KairosRedis redis, ClusterClock clock) {
+    return new AppSettingsStore(redis, clock);
   }
 
   @Bean

@@ -62,6 +62,19 @@ public final class SlotRouter {
     return Route.single(choosers.of(strategy).choose(jobId, hosting, live.nowMs()).slot());
   }
 
+  /**
+   * Where a "trigger now" on a chosen slot goes: that slot when it has a live lease hosting {@code
+   * handler}, else nowhere (the trigger waits for it like any fire without an executor).
+   */
+  public Route routeTo(String app, String handler, int slot) {
+    for (SlotInfo info : byApp.get(app).hosting(handler)) {
+      if (info.slot() == slot) {
+        return Route.single(slot);
+      }
+    }
+    return Route.none();
+  }
+
   /** Forgets the cached slots of {@code app}, e.g. after a send to one of them failed. */
   public void invalidate(String app) {
     byApp.invalidate(app);

@@ -152,8 +152,11 @@ final class TriggerDispatcher {
 
   /** Returns true when a send started: its completion releases the window place. */
   private boolean dispatch(DueTrigger trigger, int attempt, long waitingSinceMs) {
+    // A "trigger now" on a chosen slot goes there or waits for it; its job's routing is not asked.
     Route route =
-        router.route(trigger.app(), trigger.handler(), trigger.jobId(), trigger.routing());
+        trigger.hasTargetSlot()
+            ? router.routeTo(trigger.app(), trigger.handler(), trigger.targetSlot())
+            : router.route(trigger.app(), trigger.handler(), trigger.jobId(), trigger.routing());
     long now = clock.nowMs();
     if (route.isEmpty()) {
       long since = waitingSinceMs > 0 ? waitingSinceMs : now;
@@ -161,7 +164,11 @@ final class TriggerDispatcher {
         return false;
       }
       String message =
-          "no live executor of app " + trigger.app() + " hosts handler " + trigger.handler();
+          "no live executor of app "
+              + trigger.app()
+              + " hosts handler "
+              + trigger.handler()
+              + (trigger.hasTargetSlot() ? " in slot " + trigger.targetSlot() : "");
       store
           .recordNoExecutorAsync(
               trigger.shard(), trigger.triggerId(), trigger.jobId(), message, now)

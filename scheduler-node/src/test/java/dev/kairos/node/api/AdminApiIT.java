@@ -189,6 +189,169 @@ class AdminApiIT {
   }
 
   @Test
+  void descriptionOwnerAndAlarmRecipientsFlowThroughCreateReadListUpdateAndExport() {
+    String id = id("features");
+    String app = "features-" + RUN;
+    Map<String, Object> job = jobMap(id, app, "CRON", "0 0 3 * * *", "UTC", true);
+    job.put("description", "Nightly ledger export.\nPage the owner when it fails.");
+    job.put("owner", "Zoë <ledger-" + RUN + ">");
+    job.put("alarmEmails", List.of(" ledger@example.com", "oncall+ledger@example.org"));
+    job.put("alarmWebhooks", List.of("https://hooks.example.com/T0/B0/x?tags=a,b"));
+    ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(job), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+    for (JsonNode shown :
+        List.of(
+            created.json(),
+            node.get("/api/v1/jobs/" + id, VIEWER).json(),
+            node.get("/api/v1/jobs?q=LEDGER-" + RUN, VIEWER).json().at("/items/0"),
+            node.get("/api/v1/job-export?app=" + app, VIEWER).json().at("/jobs/0"))) {
+      assertThat(shown.path("id").asText()).isEqualTo(id);
+      assertThat(shown.path("description").asText())
+          .isEqualTo("Nightly ledger export.\nPage the owner when it fails.");
+      assertThat(shown.path("owner").asText()).isEqualTo("Zoë <ledger-" + RUN + ">");
+      assertThat(shown.path("alarmEmails").toString())
+          .as("stored stripped, in order")
+          .isEqualTo("[\"ledger@example.com\",\"oncall+ledger@example.org\"]");
+      assertThat(shown.path("alarmWebhooks").toString())
+          .isEqualTo("[\"https://hooks.example.com/T0/B0/x?tags=a,b\"]");
+    }
+
+    // Importing the export again changes nothing: the new fields take part in the comparison.
+    String export = node.get("/api/v1/job-export?app=" + app, VIEWER).body();
+    ApiTestNode.Response again = node.post("/api/v1/job-import?dryRun=true", export, ADMIN);
+    assertThat(again.status()).as(again.toString()).isEqualTo(200);
+    assertThat(again.json().at("/items/0/action").asText()).isEqualTo("UNCHANGED");
+
+    // A full update replaces them; leaving them out clears them.
+    job.put("owner", "platform");
+    job.remove("description");
+    job.remove("alarmEmails");
+    job.put("alarmWebhooks", List.of("http://10.0.0.9:8080/alarm"));
+    ApiTestNode.Response updated =
+        node.call(
+            "PUT", "/api/v1/jobs/" + id, ApiTestNode.json(job), ADMIN, Map.of("If-Match", "\"1\""));
+    assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+    JsonNode read = node.get("/api/v1/jobs/" + id, VIEWER).json();
+    assertThat(read.path("owner").asText()).isEqualTo("platform");
+    assertThat(read.path("description").asText()).isEmpty();
+    assertThat(read.path("alarmEmails").isEmpty()).isTrue();
+    assertThat(read.path("alarmWebhooks").toString()).isEqualTo("[\"http://10.0.0.9:8080/alarm\"]");
+    assertThat(read.path("scheduleVersion").asLong())
+        .as("not a schedule change")
+        .isEqualTo(created.json().path("scheduleVersion").asLong());
+  }
+
+  @Test
+  void copyCreatesADisabledJobWithTheSameDefinitionUnderANewOrGeneratedId() {
+    String id = id("original");
+    String app = "copies-" + RUN;
+    Map<String, Object> job = jobMap(id, app, "CRON", "0 15 2 ? * 1", "Asia/Shanghai", true);
+    job.put("cronDialect", "QUARTZ");
+    job.put("params", "{\"n\":1}");
+    job.put("routing", "ROUND");
+    job.put("retryCount", 2);
+    job.put("owner", "ledger-team");
+    job.put("alarmEmails", List.of("ledger@example.com"));
+    job.put("childJobIds", List.of(id("some-child")));
+    ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(job), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+    String named = id("named-copy");
+    ApiTestNode.Response copied =
+        node.post("/api/v1/jobs/" + id + "/copy", "{\"id\":\"" + named + "\"}", ADMIN);
+    assertThat(copied.status()).as(copied.toString()).isEqualTo(201);
+    assertThat(copied.headers().firstValue("Location")).hasValue("/api/v1/jobs/" + named);
+    assertThat(copied.headers().firstValue("ETag")).hasValue("\"1\"");
+    assertThat(copied.json().path("enabled").asBoolean()).as("a copy starts disabled").isFalse();
+    assertThat(copied.json().has("nextFireMs")).isFalse();
+    JsonNode original = definition(node.get("/api/v1/jobs/" + id, VIEWER).json());
+    JsonNode copy = definition(node.get("/api/v1/jobs/" + named, VIEWER).json());
+    com.fasterxml.jackson.databind.node.ObjectNode expected = original.deepCopy();
+    expected.put("id", named).put("enabled", false);
+    assertThat(copy).isEqualTo(expected);
+
+    ApiTestNode.Response generated = node.post("/api/v1/jobs/" + id + "/copy", null, ADMIN);
+    assertThat(generated.status()).as(generated.toString()).isEqualTo(201);
+    assertThat(generated.json().path("id").asText()).isEqualTo(id + "-copy");
+    ApiTestNode.Response second = node.post("/api/v1/jobs/" + id + "/copy", "{}", ADMIN);
+    assertThat(second.status()).as(second.toString()).isEqualTo(201);
+    assertThat(second.json().path("id").asText()).isEqualTo(id + "-copy-2");
+
+    ApiTestNode.Response taken =
+        node.post("/api/v1/jobs/" + id + "/copy", "{\"id\":\"" + named + "\"}", ADMIN);
+    assertThat(taken.status()).isEqualTo(409);
+    assertThat(taken.json().path("code").asText()).isEqualTo("job-exists");
+    ApiTestNode.Response unknown = node.post("/api/v1/jobs/nope-" + RUN + "/copy", null, ADMIN);
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.json().path("code").asText()).isEqualTo("job-not-found");
+  }
+
+  @Test
+  void anAppsDefaultRoutingIsWhatItsJobsCreatedWithoutARoutingGet() {
+    String app = "settled-" + RUN;
+    ApiTestNode.Response before = node.get("/api/v1/apps/" + app, VIEWER);
+    assertThat(before.status()).as(before.toString()).isEqualTo(200);
+    assertThat(before.json().path("description").asText()).isEmpty();
+    assertThat(before.json().has("defaultRouting")).isFalse();
+    assertThat(before.json().path("effectiveRouting").asText()).isEqualTo("CONSISTENT_HASH");
+
+    ApiTestNode.Response put =
+        node.call(
+            "PUT",
+            "/api/v1/apps/" + app,
+            "{\"description\":\"Ledger executors, team ledger\",\"defaultRouting\":\"ROUND\"}",
+            ADMIN,
+            Map.of());
+    assertThat(put.status()).as(put.toString()).isEqualTo(200);
+    assertThat(put.json().path("defaultRouting").asText()).isEqualTo("ROUND");
+    JsonNode read = node.get("/api/v1/apps/" + app, VIEWER).json();
+    assertThat(read.path("description").asText()).isEqualTo("Ledger executors, team ledger");
+    assertThat(read.path("effectiveRouting").asText()).isEqualTo("ROUND");
+    assertThat(read.path("updatedMs").asLong()).isPositive();
+
+    Map<String, Object> plain = jobMap(id("app-default"), app, "CRON", "0 0 3 * * *", "UTC", true);
+    ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(plain), ADMIN);
+    assertThat(created.json().path("routing").asText()).as("the app's default").isEqualTo("ROUND");
+    Map<String, Object> explicit = jobMap(id("app-own"), app, "CRON", "0 0 3 * * *", "UTC", true);
+    explicit.put("routing", "LAST");
+    assertThat(
+            node.post("/api/v1/jobs", ApiTestNode.json(explicit), ADMIN)
+                .json()
+                .path("routing")
+                .asText())
+        .as("a job's own routing wins")
+        .isEqualTo("LAST");
+    Map<String, Object> other =
+        jobMap(id("other-app"), "unsettled-" + RUN, "CRON", "0 0 3 * * *", "UTC", true);
+    assertThat(
+            node.post("/api/v1/jobs", ApiTestNode.json(other), ADMIN)
+                .json()
+                .path("routing")
+                .asText())
+        .as("an app without settings: the global default")
+        .isEqualTo("CONSISTENT_HASH");
+
+    JsonNode executors = node.get("/api/v1/executors/" + app, VIEWER).json();
+    assertThat(executors.path("description").asText()).isEqualTo("Ledger executors, team ledger");
+    assertThat(executors.path("defaultRouting").asText()).isEqualTo("ROUND");
+
+    // Cleared: back to the global default for the next job; the stored jobs keep theirs.
+    assertThat(node.call("PUT", "/api/v1/apps/" + app, "{}", ADMIN, Map.of()).status())
+        .isEqualTo(200);
+    plain.put("id", id("app-default-2"));
+    assertThat(
+            node.post("/api/v1/jobs", ApiTestNode.json(plain), ADMIN)
+                .json()
+                .path("routing")
+                .asText())
+        .isEqualTo("CONSISTENT_HASH");
+    assertThat(
+            node.get("/api/v1/jobs/" + id("app-default"), VIEWER).json().path("routing").asText())
+        .isEqualTo("ROUND");
+  }
+
+  @Test
   void creatingAnExistingJobIsAConflictNamingTheId() {
     String id = id("twice");
     assertThat(node.post("/api/v1/jobs", cronJob(id, "a-" + RUN, "0 0 3 * * *"), ADMIN).status())
@@ -307,6 +470,9 @@ class AdminApiIT {
         "POST /api/v1/jobs/{id}/enable",
         List.of(() -> node.post("/api/v1/jobs/" + job + "/enable", null, ADMIN)));
     drivers.put(
+        "POST /api/v1/jobs/{id}/copy",
+        List.of(() -> node.post("/api/v1/jobs/" + job + "/copy", null, ADMIN)));
+    drivers.put(
         "POST /api/v1/jobs/{id}/trigger",
         List.of(() -> node.post("/api/v1/jobs/" + job + "/trigger", null, ADMIN)));
     drivers.put(
@@ -358,6 +524,18 @@ class AdminApiIT {
             },
             () -> node.post("/api/v1/triggers/" + running + "/cancel", null, ADMIN)));
     drivers.put("GET /api/v1/executors", List.of(() -> node.get("/api/v1/executors", VIEWER)));
+    drivers.put(
+        "GET /api/v1/apps/{app}", List.of(() -> node.get("/api/v1/apps/doc-" + RUN, VIEWER)));
+    drivers.put(
+        "PUT /api/v1/apps/{app}",
+        List.of(
+            () ->
+                node.call(
+                    "PUT",
+                    "/api/v1/apps/doc-" + RUN,
+                    "{\"description\":\"docs\"}",
+                    ADMIN,
+                    Map.of())));
     drivers.put(
         "GET /api/v1/executors/{app}",
         List.of(() -> node.get("/api/v1/executors/doc-" + RUN, VIEWER)));
@@ -831,6 +1009,20 @@ class AdminApiIT {
     assertThat(again.status()).isEqualTo(202);
     assertThat(again.json().path("triggerId").asText()).isNotEqualTo(triggerId);
     assertThat(again.json().path("paramsOverridden").asBoolean()).isFalse();
+
+    // On a chosen slot: no executor of the app ever lives here, so it ends NO_EXECUTOR naming it.
+    ApiTestNode.Response onSlot =
+        node.post("/api/v1/jobs/" + id + "/trigger", "{\"slot\":3}", ADMIN);
+    assertThat(onSlot.status()).as(onSlot.toString()).isEqualTo(202);
+    assertThat(onSlot.json().path("slot").asInt()).isEqualTo(3);
+    assertThat(again.json().has("slot")).isFalse();
+    String slotTrigger = onSlot.json().path("triggerId").asText();
+    JsonNode noExecutor =
+        poll(
+            "trigger " + slotTrigger + " on slot 3 ends NO_EXECUTOR",
+            () -> node.get("/api/v1/triggers/" + slotTrigger, VIEWER),
+            r -> r.status() == 200 && "NO_EXECUTOR".equals(r.json().path("state").asText()));
+    assertThat(noExecutor.path("message").asText()).contains("in slot 3");
 
     node.post("/api/v1/jobs/" + id + "/disable", null, ADMIN);
     ApiTestNode.Response disabled = node.post("/api/v1/jobs/" + id + "/trigger", null, ADMIN);

@@ -750,6 +750,200 @@ class AdminApiInputIT {
             400,
             "invalid-field",
             "childJobIds"));
+    // Job features: description, owner, the job's own alarm recipients.
+    cases.add(
+        post(
+            "description over 1000 characters",
+            jobWith("description", "d".repeat(1001)),
+            400,
+            "validation-failed",
+            "description"));
+    cases.add(
+        post(
+            "owner over 200 characters",
+            jobWith("owner", "o".repeat(201)),
+            400,
+            "validation-failed",
+            "owner"));
+    cases.add(
+        post(
+            "owner on two lines",
+            jobWith("owner", "ops\nBcc: x"),
+            400,
+            "validation-failed",
+            "owner"));
+    cases.add(post("owner as a number", jobWith("owner", 7), 400, "invalid-field", "owner"));
+    cases.add(
+        post(
+            "alarm email not an address",
+            jobWith("alarmEmails", List.of("ops@example.com", "not-an-address")),
+            400,
+            "validation-failed",
+            "alarmEmails"));
+    cases.add(
+        post(
+            "alarm email with a display name",
+            jobWith("alarmEmails", List.of("Ops <ops@example.com>")),
+            400,
+            "validation-failed",
+            "alarmEmails"));
+    cases.add(
+        post(
+            "alarm emails not an array",
+            jobWith("alarmEmails", "ops@example.com"),
+            400,
+            "invalid-field",
+            "alarmEmails"));
+    List<String> tooManyEmails = new ArrayList<>();
+    for (int i = 0; i < 21; i++) {
+      tooManyEmails.add("u" + i + "@example.com");
+    }
+    cases.add(
+        post(
+            "21 alarm emails",
+            jobWith("alarmEmails", tooManyEmails),
+            400,
+            "validation-failed",
+            "alarmEmails"));
+    cases.add(
+        post(
+            "alarm webhook not http",
+            jobWith("alarmWebhooks", List.of("ftp://hooks.example.com/a")),
+            400,
+            "validation-failed",
+            "alarmWebhooks"));
+    cases.add(
+        post(
+            "alarm webhook relative",
+            jobWith("alarmWebhooks", List.of("/hooks/a")),
+            400,
+            "validation-failed",
+            "alarmWebhooks"));
+    cases.add(
+        post(
+            "alarm webhook null",
+            jobWith("alarmWebhooks", java.util.Arrays.asList((String) null)),
+            400,
+            "validation-failed",
+            "alarmWebhooks"));
+    cases.add(
+        new Case(
+            "update with a bad alarm webhook",
+            "PUT",
+            jobPath,
+            job(Map.of("id", JOB, "alarmWebhooks", List.of("https://hooks.example.com/a b"))),
+            Map.of("If-Match", "\"1\""),
+            400,
+            "validation-failed",
+            "alarmWebhooks"));
+    // Per-app settings.
+    String appPath = "/api/v1/apps/input-app";
+    cases.add(
+        call(
+            "app name too long",
+            "PUT",
+            "/api/v1/apps/" + "a".repeat(65),
+            "{}",
+            400,
+            "invalid-field",
+            "app"));
+    cases.add(
+        call(
+            "app description over 1000 characters",
+            "PUT",
+            appPath,
+            "{\"description\":\"" + "d".repeat(1001) + "\"}",
+            400,
+            "validation-failed",
+            "description"));
+    cases.add(
+        call(
+            "unknown default routing",
+            "PUT",
+            appPath,
+            "{\"defaultRouting\":\"NEAREST\"}",
+            400,
+            "invalid-field",
+            "defaultRouting"));
+    cases.add(
+        call(
+            "unknown app field", "PUT", appPath, "{\"name\":\"x\"}", 400, "invalid-field", "name"));
+    cases.add(
+        call("app settings without a body", "PUT", appPath, "", 400, "malformed-request", null));
+    // Trigger now on a chosen slot.
+    cases.add(
+        call(
+            "negative slot",
+            "POST",
+            jobPath + "/trigger",
+            "{\"slot\":-1}",
+            400,
+            "validation-failed",
+            "slot"));
+    cases.add(
+        call(
+            "slot beyond 1023",
+            "POST",
+            jobPath + "/trigger",
+            "{\"slot\":1024}",
+            400,
+            "validation-failed",
+            "slot"));
+    cases.add(
+        call(
+            "slot as a string",
+            "POST",
+            jobPath + "/trigger",
+            "{\"slot\":\"2\"}",
+            400,
+            "invalid-field",
+            "slot"));
+    cases.add(
+        call(
+            "fractional slot",
+            "POST",
+            jobPath + "/trigger",
+            "{\"slot\":1.5}",
+            400,
+            "invalid-field",
+            "slot"));
+    // Copy a job.
+    cases.add(
+        call(
+            "copy to an invalid id",
+            "POST",
+            jobPath + "/copy",
+            "{\"id\":\"a b\"}",
+            400,
+            "validation-failed",
+            "id"));
+    cases.add(
+        call(
+            "copy with an unknown field",
+            "POST",
+            jobPath + "/copy",
+            "{\"id\":\"c-" + RUN + "\",\"enabled\":true}",
+            400,
+            "invalid-field",
+            "enabled"));
+    cases.add(
+        call(
+            "copy onto itself",
+            "POST",
+            jobPath + "/copy",
+            "{\"id\":\"" + JOB + "\"}",
+            409,
+            "job-exists",
+            null));
+    cases.add(
+        call(
+            "copy of an unknown job",
+            "POST",
+            "/api/v1/jobs/nope-" + RUN + "/copy",
+            null,
+            404,
+            "job-not-found",
+            null));
     // Triggers and executors.
     cases.add(
         call(
@@ -1127,6 +1321,7 @@ class AdminApiInputIT {
         new Endpoint("POST", job + "/disable", null, "WRITE"),
         new Endpoint("POST", job + "/enable", null, "WRITE"),
         new Endpoint("POST", job + "/trigger", "{\"params\":\"matrix\"}", "WRITE"),
+        new Endpoint("POST", job + "/copy", "{\"id\":\"copy-matrix-" + RUN + "\"}", "WRITE"),
         new Endpoint("GET", job + "/next-fires", null, "READ"),
         new Endpoint("GET", job + "/triggers", null, "READ"),
         new Endpoint(
@@ -1147,6 +1342,8 @@ class AdminApiInputIT {
         new Endpoint("GET", "/api/v1/triggers/" + JOB + ":1", null, "READ"),
         new Endpoint("GET", "/api/v1/executors", null, "READ"),
         new Endpoint("GET", "/api/v1/executors/input-app", null, "READ"),
+        new Endpoint("GET", "/api/v1/apps/input-app", null, "READ"),
+        new Endpoint("PUT", "/api/v1/apps/matrix-app", "{\"description\":\"m\"}", "WRITE"),
         new Endpoint("GET", "/api/v1/cluster", null, "READ"),
         new Endpoint("POST", "/api/v1/triggers/" + JOB + ":1/cancel", null, "WRITE"),
         new Endpoint("GET", "/api/v1/cluster/pause", null, "READ"),

@@ -56,6 +56,10 @@ class GeneratedJobBodiesIT {
           "misfireThresholdMs",
           "enabled",
           "childJobIds",
+          "description",
+          "owner",
+          "alarmEmails",
+          "alarmWebhooks",
           "colour");
 
   private static ApiTestNode node;
@@ -193,6 +197,27 @@ class GeneratedJobBodiesIT {
                 ? Arbitraries.oneOf(
                     Arbitraries.just("not-a-list"), ids().list().ofSize(17).map(l -> (Object) l))
                 : ids().list().ofMaxSize(3).map(l -> (Object) l)));
+    fields.put(
+        "description",
+        sometimes(pick(junk, List.of("", "nightly\nreport"), List.of("d".repeat(1001), 7))));
+    fields.put("owner", sometimes(pick(junk, List.of("", "ops"), List.of("o\nx", List.of()))));
+    fields.put(
+        "alarmEmails",
+        sometimes(
+            pick(
+                junk,
+                List.of(List.of(), List.of("ops@example.com")),
+                List.of(
+                    List.of("ops"),
+                    "ops@example.com",
+                    List.of("a@example.com", "A@example.com")))));
+    fields.put(
+        "alarmWebhooks",
+        sometimes(
+            pick(
+                junk,
+                List.of(List.of(), List.of("https://hooks.example.com/a?x=1,2")),
+                List.of(List.of("ftp://x/y"), List.of(""), "https://hooks.example.com/a"))));
     fields.put(
         "retryBackoff",
         sometimes(

@@ -278,6 +278,71 @@ class RoutingIT {
     assertThat(starts.values()).allSatisfy(s -> assertThat(s).hasSize(1));
   }
 
+  /**
+   * "Trigger now" on a chosen slot: the job routes FIRST (slot 0), the trigger goes where it was
+   * asked to; a chosen slot without a live lease waits for one within the no-executor grace, and
+   * one that never gets a lease ends NO_EXECUTOR naming the slot.
+   */
+  @Test
+  void aTriggerNowOnAChosenSlotGoesToThatSlotOrWaitsForItLikeAFireWithoutExecutor()
+      throws Exception {
+    String id = app + "-chosen";
+    jobs.create(
+        JobDefinition.builder(id)
+            .app(app)
+            .handler(HANDLER)
+            .routing(RoutingStrategy.FIRST)
+            .schedule(dev.kairos.core.model.ScheduleType.API, "")
+            .build());
+    dev.kairos.core.store.AdhocTriggers adhoc =
+        new dev.kairos.core.store.AdhocTriggers(redis, keys, clock);
+
+    String onTwo =
+        adhoc.triggerNow(id, java.util.Optional.empty(), java.util.OptionalInt.of(2)).value();
+    await(
+        onTwo + " finished on slot 2",
+        () -> scanAnd(() -> "SUCCESS".equals(record(onTwo).get("state"))));
+    assertThat(starts.get(onTwo)).as("started once, by the executor of slot 2").containsExactly(2);
+    assertThat(record(onTwo)).containsEntry("slot", "2").containsEntry("targetSlot", "2");
+    String routed = adhoc.triggerNow(id, java.util.Optional.empty()).value();
+    await(routed + " dispatched", () -> scanAnd(() -> sent(routed)));
+    assertThat(slotOf(routed)).as("without a chosen slot the job's FIRST decides").isEqualTo("0");
+
+    // Slot 0 loses its lease: a trigger asking for it waits instead of going elsewhere ...
+    String lease = redis.sync().hget(RedisKeys.slots(app), "0");
+    redis.sync().hdel(RedisKeys.slots(app), "0");
+    Thread.sleep(300); // past the router's 200 ms cache of the app's slots
+    String onZero =
+        adhoc.triggerNow(id, java.util.Optional.empty(), java.util.OptionalInt.of(0)).value();
+    await(onZero + " claimed", () -> scanAnd(() -> record(onZero).get("state") != null));
+    long claimed = System.nanoTime();
+    // ... for the grace (8 s): well within it, it is still waiting in the node's inflight set.
+    while (System.nanoTime() - claimed < Duration.ofSeconds(2).toNanos()) {
+      assertThat(record(onZero).get("state")).as("waiting for slot 0").isEqualTo("CLAIMED");
+      Thread.sleep(100);
+    }
+    // A lease for slot 0 appears (nobody consumes it): the trigger goes there, nowhere else.
+    long now = clock.nowMs();
+    redis
+        .sync()
+        .hset(
+            RedisKeys.slots(app),
+            "0",
+            lease.replaceAll("\"expiresMs\":\\d+", "\"expiresMs\":" + (now + 30_000)));
+    await(onZero + " dispatched to slot 0", () -> "DISPATCHED".equals(record(onZero).get("state")));
+    assertThat(slotOf(onZero)).isEqualTo("0");
+    assertThat(starts).doesNotContainKey(onZero);
+
+    // A slot that never has a lease: NO_EXECUTOR after the grace, like a fire without executor.
+    String onSix =
+        adhoc.triggerNow(id, java.util.Optional.empty(), java.util.OptionalInt.of(6)).value();
+    await(
+        onSix + " ended NO_EXECUTOR",
+        () -> scanAnd(() -> "NO_EXECUTOR".equals(record(onSix).get("state"))));
+    assertThat(record(onSix).get("message")).contains("in slot 6");
+    assertThat(starts).doesNotContainKey(onSix);
+  }
+
   private boolean scanAnd(BooleanSupplier condition) {
     scanner.scan(term);
     return condition.getAsBoolean();

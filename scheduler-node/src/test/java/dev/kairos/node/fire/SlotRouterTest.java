@@ -55,6 +55,15 @@ class SlotRouterTest {
   }
 
   @Test
+  void aChosenSlotIsRoutedToOnlyWhileItsLiveLeaseHostsTheHandler() {
+    live = List.of(slot(0, "tick"), slot(2, "other"), slot(4, "tick"));
+    assertThat(router.routeTo("app", "tick", 4)).isEqualTo(Route.single(4));
+    assertThat(router.routeTo("app", "tick", 2).isEmpty()).as("slot 2 hosts another").isTrue();
+    assertThat(router.routeTo("app", "tick", 3).isEmpty()).as("no lease on slot 3").isTrue();
+    assertThat(router.routeTo("app", "tick", 0).broadcast()).isFalse();
+  }
+
+  @Test
   void broadcastRoutesToEveryHostingSlot() {
     live = List.of(slot(0, "tick"), slot(2, "other"), slot(4, "tick"), slot(7, "tick"));
     Route route = router.route("app", "tick", "job", RoutingStrategy.SHARDING_BROADCAST);

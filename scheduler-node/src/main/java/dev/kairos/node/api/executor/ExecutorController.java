@@ -1,6 +1,7 @@
 package dev.kairos.node.api.executor;
 
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.store.AppSettingsStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.job.JobCatalog;
 import dev.kairos.node.api.problem.ApiProblemException;
@@ -28,8 +29,11 @@ class ExecutorController {
   private final LiveSlots slots;
   private final JobCatalog catalog;
   private final ClusterClock clock;
+  private final AppSettingsStore apps;
 
-  ExecutorController(LiveSlots slots, JobCatalog catalog, ClusterClock clock) {
+  ExecutorController(
+      LiveSlots slots, JobCatalog catalog, ClusterClock clock, AppSettingsStore apps) {
+    this.apps = apps;
     this.slots = slots;
     this.catalog = catalog;
     this.clock = clock;
@@ -43,7 +47,14 @@ class ExecutorController {
                 Collectors.groupingBy(JobDefinition::app, TreeMap::new, Collectors.counting()));
     long now = clock.nowMs();
     return jobsPerApp.entrySet().stream()
-        .map(e -> ExecutorView.of(e.getKey(), e.getValue().intValue(), slots.of(e.getKey()), now))
+        .map(
+            e ->
+                ExecutorView.of(
+                    e.getKey(),
+                    e.getValue().intValue(),
+                    slots.of(e.getKey()),
+                    now,
+                    apps.get(e.getKey())))
         .toList();
   }
 
@@ -54,6 +65,6 @@ class ExecutorController {
           ProblemType.INVALID_FIELD, "app", "must be 1-64 characters of [A-Za-z0-9_.-]");
     }
     int jobs = catalog.find(new JobCatalog.Filter(app, null, null, null)).size();
-    return ExecutorView.of(app, jobs, slots.of(app), clock.nowMs());
+    return ExecutorView.of(app, jobs, slots.of(app), clock.nowMs(), apps.get(app));
   }
 }

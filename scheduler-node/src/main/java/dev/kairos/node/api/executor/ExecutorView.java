@@ -1,5 +1,7 @@
 package dev.kairos.node.api.executor;
 
+import dev.kairos.core.model.RoutingStrategy;
+import dev.kairos.core.store.AppSettings;
 import dev.kairos.mq.slot.SlotInfo;
 import java.util.List;
 import java.util.TreeSet;
@@ -9,8 +11,16 @@ import java.util.TreeSet;
  * topic) and the handlers they serve.
  *
  * @param jobs how many jobs name the app (0 when asked for an app no job names)
+ * @param description the app's description ({@code PUT /api/v1/apps/{app}}), "" when none
+ * @param defaultRouting what a job of the app created without a routing gets
  */
-public record ExecutorView(String app, int jobs, List<String> handlers, List<Slot> slots) {
+public record ExecutorView(
+    String app,
+    int jobs,
+    List<String> handlers,
+    List<Slot> slots,
+    String description,
+    RoutingStrategy defaultRouting) {
 
   /**
    * One live slot lease.
@@ -28,7 +38,8 @@ public record ExecutorView(String app, int jobs, List<String> handlers, List<Slo
       long expiresMs,
       boolean busy) {}
 
-  static ExecutorView of(String app, int jobs, List<SlotInfo> live, long nowMs) {
+  static ExecutorView of(
+      String app, int jobs, List<SlotInfo> live, long nowMs, AppSettings settings) {
     TreeSet<String> handlers = new TreeSet<>();
     live.forEach(s -> handlers.addAll(s.handlers()));
     List<Slot> slots =
@@ -45,6 +56,12 @@ public record ExecutorView(String app, int jobs, List<String> handlers, List<Slo
                         s.expiresMs(),
                         s.busy()))
             .toList();
-    return new ExecutorView(app, jobs, List.copyOf(handlers), slots);
+    return new ExecutorView(
+        app,
+        jobs,
+        List.copyOf(handlers),
+        slots,
+        settings.description(),
+        settings.effectiveRouting());
   }
 }

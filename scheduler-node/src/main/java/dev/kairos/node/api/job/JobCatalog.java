@@ -55,7 +55,8 @@ public final class JobCatalog {
         String needle = text.toLowerCase(Locale.ROOT);
         return job.id().toLowerCase(Locale.ROOT).contains(needle)
             || job.app().toLowerCase(Locale.ROOT).contains(needle)
-            || job.handler().toLowerCase(Locale.ROOT).contains(needle);
+            || job.handler().toLowerCase(Locale.ROOT).contains(needle)
+            || job.owner().toLowerCase(Locale.ROOT).contains(needle);
       }
       return true;
     }

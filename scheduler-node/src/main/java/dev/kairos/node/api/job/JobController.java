@@ -1,6 +1,7 @@
 package dev.kairos.node.api.job;
 
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.JobId;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.JobFields;
@@ -8,7 +9,10 @@ import dev.kairos.core.schedule.CronDialect;
 import dev.kairos.core.schedule.InvalidScheduleException;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.schedule.Schedules;
+import dev.kairos.core.store.AdhocRequest;
 import dev.kairos.core.store.AdhocTriggers;
+import dev.kairos.core.store.AppSettingsStore;
+import dev.kairos.core.store.JobAlreadyExistsException;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
@@ -29,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -43,7 +48,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Jobs: create, read, list, full update with optimistic concurrency, delete, enable, disable,
+ * Jobs: create, read, list, full update with optimistic concurrency, delete, enable, disable, copy,
  * trigger now, and previews of fire times (of a stored job, and of a schedule not saved yet).
  * Writes go straight to the Redis job store (write-through); each answers with the job as stored,
  * its ETag (the version) and warnings.
@@ -54,21 +59,27 @@ class JobController {
   static final String JOBS = "/api/v1/jobs";
   private static final int DEFAULT_PREVIEW_COUNT = 10;
 
+  /** Ids a copy without one tries: {@code <id>-copy}, then {@code <id>-copy-2} and so on. */
+  static final int COPY_ID_ATTEMPTS = 20;
+
   private final JobStore store;
   private final AdhocTriggers adhoc;
   private final JobCatalog catalog;
   private final ExecutorWarnings warnings;
   private final ClusterClock clock;
   private final ApiProperties limits;
+  private final AppSettingsStore apps;
 
   JobController(
       JobStore store,
+      AppSettingsStore apps,
       AdhocTriggers adhoc,
       JobCatalog catalog,
       ExecutorWarnings warnings,
       ClusterClock clock,
       ApiProperties limits) {
     this.store = store;
+    this.apps = apps;
     this.adhoc = adhoc;
     this.catalog = catalog;
     this.warnings = warnings;
@@ -79,7 +90,12 @@ class JobController {
   @ApiResponse(responseCode = "201", description = "created; Location and ETag name it")
   @PostMapping(path = JOBS, produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> create(@RequestBody JobRequest request) {
-    JobDefinition stored = store.create(request.toDefinition(request.id()));
+    JobDefinition job = request.toDefinition(request.id());
+    if (request.routing() == null) {
+      // Created without a routing: its app's default (PUT /api/v1/apps/{app}), else the global.
+      job = job.toBuilder().routing(apps.defaultRoutingOf(job.app())).build();
+    }
+    JobDefinition stored = store.create(job);
     Audit.jobChanged(stored.id(), "created", "version " + stored.version());
     return ResponseEntity.created(URI.create(JOBS + "/" + stored.id()))
         .eTag(Versions.etag(stored.version()))
@@ -167,8 +183,48 @@ class JobController {
   }
 
   /**
-   * "Trigger now": one extra run of the job, due at once, optionally with other params. Answers 202
-   * with the new trigger's id; the trigger record appears when the leader claims it.
+   * Copies a job: a new job with the same definition under another id, created disabled (it runs
+   * only once someone enables it) at version 1. Answers 201 like create. Without an id in the body
+   * the copy is {@code <id>-copy}, or the first of {@code <id>-copy-2} ... {@code <id>-copy-20} not
+   * taken (the source id shortened to fit 64 characters).
+   */
+  @ApiResponse(responseCode = "201", description = "copied; Location and ETag name the copy")
+  @PostMapping(path = JOBS + "/{id}/copy", produces = MediaType.APPLICATION_JSON_VALUE)
+  ResponseEntity<JobView> copy(
+      @PathVariable String id, @RequestBody(required = false) CopyJobRequest request) {
+    JobDefinition source = find(id);
+    String wanted = request == null ? null : request.id();
+    JobDefinition stored = null;
+    if (wanted != null) {
+      stored = store.create(source.toBuilder().id(wanted).enabled(false).build());
+    } else {
+      for (int n = 1; stored == null; n++) {
+        try {
+          stored = store.create(source.toBuilder().id(copyId(id, n)).enabled(false).build());
+        } catch (JobAlreadyExistsException e) {
+          if (n == COPY_ID_ATTEMPTS) {
+            throw e;
+          }
+        }
+      }
+    }
+    Audit.jobChanged(stored.id(), "copied", "from " + id + ", disabled");
+    return ResponseEntity.created(URI.create(JOBS + "/" + stored.id()))
+        .eTag(Versions.etag(stored.version()))
+        .body(written(stored));
+  }
+
+  /** The {@code n}-th id a copy of {@code source} tries. */
+  static String copyId(String source, int n) {
+    String suffix = n == 1 ? "-copy" : "-copy-" + n;
+    int room = JobId.MAX_LENGTH - suffix.length();
+    return (source.length() > room ? source.substring(0, room) : source) + suffix;
+  }
+
+  /**
+   * "Trigger now": one extra run of the job, due at once, optionally with other params and on a
+   * chosen executor slot. Answers 202 with the new trigger's id; the trigger record appears when
+   * the leader claims it.
    */
   @ApiResponse(responseCode = "202", description = "accepted; the next scan claims it")
   @PostMapping(path = JOBS + "/{id}/trigger", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -176,12 +232,24 @@ class JobController {
       @PathVariable String id, @RequestBody(required = false) TriggerNowRequest request) {
     JobIds.checked("id", id);
     Optional<String> params = Optional.ofNullable(request == null ? null : request.params());
-    TriggerId trigger = adhoc.triggerNow(id, params);
+    Integer slot = request == null ? null : request.slot();
+    if (slot != null && (slot < 0 || slot > AdhocRequest.MAX_SLOT)) {
+      throw ApiProblemException.field(
+          ProblemType.VALIDATION_FAILED,
+          "slot",
+          "must be an executor slot in 0.." + AdhocRequest.MAX_SLOT + " but was " + slot);
+    }
+    TriggerId trigger =
+        adhoc.triggerNow(id, params, slot == null ? OptionalInt.empty() : OptionalInt.of(slot));
     Audit.jobChanged(
-        id, "triggered now", trigger + (params.isPresent() ? " with overridden params" : ""));
+        id,
+        "triggered now",
+        trigger
+            + (params.isPresent() ? " with overridden params" : "")
+            + (slot != null ? " on slot " + slot : ""));
     return ResponseEntity.accepted()
         .location(URI.create("/api/v1/triggers/" + trigger.value()))
-        .body(new TriggerNowResponse(trigger.value(), id, params.isPresent()));
+        .body(new TriggerNowResponse(trigger.value(), id, params.isPresent(), slot));
   }
 
   /** The next fire times of a stored job's schedule, from now. */

@@ -19,6 +19,11 @@ import java.util.List;
  *
  * @param cronDialect how the cron is read: KAIROS (default) or QUARTZ (xxl-job's crons)
  * @param childJobIds jobs triggered when a trigger of this job succeeds (at most 16)
+ * @param description free text (at most 1000 characters)
+ * @param owner who answers for the job (at most 200 characters)
+ * @param alarmEmails addresses that get this job's alarms besides the configured ones (at most 20)
+ * @param alarmWebhooks http/https URLs that get this job's alarms besides the configured ones (at
+ *     most 10)
  * @param version only for a full update without {@code If-Match}: the version it applies to
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -40,6 +45,10 @@ public record JobRequest(
     Long misfireThresholdMs,
     Boolean enabled,
     List<String> childJobIds,
+    String description,
+    String owner,
+    List<String> alarmEmails,
+    List<String> alarmWebhooks,
     Long version)
     implements StrictJson {
 
@@ -100,6 +109,14 @@ public record JobRequest(
       // A null element becomes "", which the validator reports as an invalid child id.
       b.childJobIds(childJobIds.stream().map(JobRequest::orEmpty).toList());
     }
+    b.description(orEmpty(description)).owner(orEmpty(owner));
+    if (alarmEmails != null) {
+      // Surrounding spaces are a paste artefact, not part of an address; null is reported as "".
+      b.alarmEmails(alarmEmails.stream().map(e -> orEmpty(e).strip()).toList());
+    }
+    if (alarmWebhooks != null) {
+      b.alarmWebhooks(alarmWebhooks.stream().map(u -> orEmpty(u).strip()).toList());
+    }
     return b.build();
   }
 
@@ -123,6 +140,10 @@ public record JobRequest(
         job.misfireThresholdMs(),
         job.enabled(),
         job.childJobIds(),
+        job.description(),
+        job.owner(),
+        job.alarmEmails(),
+        job.alarmWebhooks(),
         null);
   }
 

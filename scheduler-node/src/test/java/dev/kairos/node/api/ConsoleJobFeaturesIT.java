@@ -1,0 +1,272 @@
+package dev.kairos.node.api;
+
+import static dev.kairos.node.api.ApiTestNode.ADMIN;
+import static dev.kairos.node.api.ApiTestNode.VIEWER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.devinfra.ZkMode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console's job form and job page for the job features of issue #18 (description, owner, the
+ * job's alarm recipients), driven over HTTP like a browser without JavaScript against a real node:
+ * what the form posts is what the API stores, and the job page shows it.
+ */
+@RealInfra(
+    redis = RedisMode.STANDALONE,
+    zookeeper = ZkMode.STANDALONE,
+    rocketMq = true,
+    postgres = true)
+class ConsoleJobFeaturesIT {
+
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+  private static ApiTestNode node;
+
+  @BeforeAll
+  static void start(EmbeddedInfrastructure infra) {
+    Map<String, String> overrides = new LinkedHashMap<>();
+    overrides.put("kairos.node.name", "console-features-" + RUN);
+    overrides.put("kairos.zookeeper.root-path", "/kairos-console-features-" + RUN);
+    overrides.put("kairos.fire.enabled", "false");
+    overrides.put("kairos.cluster.leadership.enabled", "false");
+    overrides.put("kairos.sync.enabled", "false");
+    overrides.put("kairos.lifecycle.enabled", "false");
+    node = ApiTestNode.start(infra, overrides);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (node != null) {
+      node.close();
+    }
+  }
+
+  /** The job form's fields for a valid cron job. */
+  private static Map<String, String> form(String id) {
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("id", id);
+    form.put("app", "console-" + RUN);
+    form.put("handler", "report");
+    form.put("scheduleType", "CRON");
+    form.put("schedule", "0 0 3 * * *");
+    form.put("zone", "UTC");
+    form.put("params", "");
+    form.put("routing", "FIRST");
+    form.put("block", "SERIAL_EXECUTION");
+    form.put("timeoutMs", "0");
+    form.put("retryCount", "0");
+    form.put("misfire", "DO_NOTHING");
+    form.put("misfireThresholdMs", "5000");
+    form.put("enabled", "true");
+    form.put("childJobIds", "");
+    return form;
+  }
+
+  @Test
+  void theFormStoresDescriptionOwnerAndRecipientsAndTheJobPageShowsThem() {
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    String id = "console-features-" + RUN;
+    admin.get("/console/jobs/new");
+    Map<String, String> form = form(id);
+    form.put("description", "Ledger export.\r\nPage the owner.");
+    form.put("owner", "ledger-team");
+    form.put("alarmEmails", "ledger@example.com, oncall@example.org");
+    form.put("alarmWebhooks", "https://hooks.example.com/a?tags=x,y\r\nhttp://10.0.0.1:8080/b");
+
+    ConsoleSession.Page created = admin.post("/console/jobs", form);
+    assertThat(created.status()).as(created.html()).isEqualTo(302);
+    assertThat(created.location()).endsWith("/console/jobs/" + id);
+
+    JsonNode stored = node.get("/api/v1/jobs/" + id, VIEWER).json();
+    assertThat(stored.path("description").asText()).isEqualTo("Ledger export.\r\nPage the owner.");
+    assertThat(stored.path("owner").asText()).isEqualTo("ledger-team");
+    assertThat(stored.path("alarmEmails").toString())
+        .isEqualTo("[\"ledger@example.com\",\"oncall@example.org\"]");
+    assertThat(stored.path("alarmWebhooks").toString())
+        .isEqualTo("[\"https://hooks.example.com/a?tags=x,y\",\"http://10.0.0.1:8080/b\"]");
+
+    ConsoleSession viewer = ConsoleSession.signIn(node, VIEWER);
+    String page = viewer.get("/console/jobs/" + id).html();
+    assertThat(page)
+        .contains("id=\"job-owner\">ledger-team<")
+        .contains("Ledger export.")
+        .contains("ledger@example.com, oncall@example.org")
+        .contains("https://hooks.example.com/a?tags=x,y");
+
+    // The edit form shows them as they are, one recipient per line, and saves them unchanged.
+    String edit = admin.get("/console/jobs/" + id + "/edit").html();
+    assertThat(edit)
+        .contains("ledger@example.com\noncall@example.org")
+        .contains("value=\"ledger-team\"");
+  }
+
+  @Test
+  void aBadAlarmAddressIsShownNextToItsFieldAndNothingIsCreated() {
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    String id = "console-bad-" + RUN;
+    admin.get("/console/jobs/new");
+    Map<String, String> form = form(id);
+    form.put("alarmEmails", "ops@example.com not-an-address");
+    ConsoleSession.Page refused = admin.post("/console/jobs", form);
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.html())
+        .containsPattern("id=\"err-alarmEmails\">[^<]*not-an-address[^<]*is not an email address");
+    assertThat(node.get("/api/v1/jobs/" + id, VIEWER).status()).isEqualTo(404);
+  }
+
+  @Test
+  void theCopyButtonCopiesTheJobDisabledAndOpensTheCopy() {
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    String id = "console-copied-" + RUN;
+    admin.get("/console/jobs/new");
+    Map<String, String> form = form(id);
+    form.put("owner", "copy-owner");
+    assertThat(admin.post("/console/jobs", form).status()).isEqualTo(302);
+
+    String page = admin.get("/console/jobs/" + id).html();
+    assertThat(page).contains("id=\"copy-job\"").contains("name=\"newId\"");
+    ConsoleSession.Page copied = admin.post("/console/jobs/" + id + "/copy", Map.of("newId", ""));
+    assertThat(copied.status()).isEqualTo(302);
+    assertThat(copied.location()).endsWith("/console/jobs/" + id + "-copy");
+    String copyPage = admin.get("/console/jobs/" + id + "-copy").html();
+    assertThat(copyPage)
+        .contains("Copied " + id + " to " + id + "-copy")
+        .contains("id=\"job-enabled\">no<")
+        .contains("id=\"job-owner\">copy-owner<");
+
+    ConsoleSession.Page named =
+        admin.post("/console/jobs/" + id + "/copy", Map.of("newId", id + "-b"));
+    assertThat(named.location()).endsWith("/console/jobs/" + id + "-b");
+    assertThat(node.get("/api/v1/jobs/" + id + "-b", VIEWER).json().path("enabled").asBoolean())
+        .isFalse();
+
+    // A VIEWER sees no copy button; the console refuses its POST like every other write.
+    ConsoleSession viewer = ConsoleSession.signIn(node, VIEWER);
+    assertThat(viewer.get("/console/jobs/" + id).html()).doesNotContain("id=\"copy-job\"");
+    assertThat(viewer.post("/console/jobs/" + id + "/copy", Map.of("newId", id + "-v")).status())
+        .isEqualTo(403);
+    assertThat(node.get("/api/v1/jobs/" + id + "-v", VIEWER).status()).isEqualTo(404);
+  }
+
+  @Test
+  void triggerNowTakesAnOptionalSlotAndABadOneIsNamed() {
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    String id = "console-slot-" + RUN;
+    admin.get("/console/jobs/new");
+    assertThat(admin.post("/console/jobs", form(id)).status()).isEqualTo(302);
+    assertThat(admin.get("/console/jobs/" + id).html()).contains("id=\"trigger-slot\"");
+
+    ConsoleSession.Page triggered =
+        admin.post("/console/jobs/" + id + "/trigger", Map.of("params", "", "slot", "2"));
+    assertThat(triggered.status()).isEqualTo(302);
+    String page = admin.get("/console/jobs/" + id).html();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("Triggered: (\\S+) on slot 2 ").matcher(page);
+    assertThat(m.find()).as(page).isTrue();
+    // This node never leads, so the trigger waits unclaimed; its request carries the slot.
+    dev.kairos.core.redis.RedisKeys keys =
+        node.context().getBean(dev.kairos.core.redis.RedisKeys.class);
+    dev.kairos.core.redis.KairosRedis redis =
+        node.context().getBean(dev.kairos.core.redis.KairosRedis.class);
+    assertThat(
+            redis
+                .sync()
+                .hget(
+                    dev.kairos.core.redis.RedisKeys.adhocRequest(keys.shardOf(id), m.group(1)),
+                    "targetSlot"))
+        .isEqualTo("2");
+
+    admin.post("/console/jobs/" + id + "/trigger", Map.of("params", "", "slot", "two"));
+    assertThat(admin.get("/console/jobs/" + id).html()).contains("must be a whole number");
+    admin.post("/console/jobs/" + id + "/trigger", Map.of("params", "", "slot", "-4"));
+    assertThat(admin.get("/console/jobs/" + id).html()).contains("must be an executor slot");
+  }
+
+  @Test
+  void theExecutorsPageShowsAnAppsDescriptionAndDefaultRouting() {
+    String app = "console-" + RUN;
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    admin.get("/console/jobs/new");
+    assertThat(admin.post("/console/jobs", form("console-app-" + RUN)).status()).isEqualTo(302);
+    assertThat(
+            node.call(
+                    "PUT",
+                    "/api/v1/apps/" + app,
+                    "{\"description\":\"Console app, team console\",\"defaultRouting\":\"LAST\"}",
+                    ADMIN,
+                    Map.of())
+                .status())
+        .isEqualTo(200);
+    // The job form's "the app's default" routing: the app's LAST.
+    Map<String, String> form = form("console-app-default-" + RUN);
+    form.put("routing", "");
+    assertThat(admin.post("/console/jobs", form).status()).isEqualTo(302);
+    assertThat(
+            node.get("/api/v1/jobs/console-app-default-" + RUN, VIEWER)
+                .json()
+                .path("routing")
+                .asText())
+        .isEqualTo("LAST");
+    String page = admin.get("/console/executors").html();
+    assertThat(page)
+        .contains("id=\"app-description-" + app + "\">Console app, team console<")
+        .contains("id=\"app-routing-" + app + "\">LAST<");
+  }
+
+  /** The weekdays of the fires a preview fragment lists. */
+  private static java.util.Set<java.time.DayOfWeek> previewDays(String html) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("<time>([^<]+)</time>").matcher(html);
+    java.util.Set<java.time.DayOfWeek> days = new java.util.TreeSet<>();
+    while (m.find()) {
+      days.add(java.time.OffsetDateTime.parse(m.group(1)).getDayOfWeek());
+    }
+    assertThat(days).as("fires in " + html).isNotEmpty();
+    return days;
+  }
+
+  @Test
+  void theFormChoosesTheCronDialectAndThePreviewReadsTheCronInIt() {
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    String newForm = admin.get("/console/jobs/new").html();
+    assertThat(newForm).contains("name=\"cronDialect\"").contains("value=\"QUARTZ\"");
+
+    Map<String, String> schedule = new LinkedHashMap<>();
+    schedule.put("scheduleType", "CRON");
+    schedule.put("schedule", "0 0 9 ? * 1");
+    schedule.put("zone", "UTC");
+    schedule.put("cronDialect", "QUARTZ");
+    String quartz = admin.post("/console/jobs/preview", schedule).html();
+    assertThat(quartz).contains("Cron read as <span>QUARTZ</span>");
+    assertThat(previewDays(quartz)).containsOnly(java.time.DayOfWeek.SUNDAY);
+    schedule.put("cronDialect", "KAIROS");
+    String kairos = admin.post("/console/jobs/preview", schedule).html();
+    assertThat(previewDays(kairos)).containsOnly(java.time.DayOfWeek.MONDAY);
+    // Both day fields set is Quartz's error, named by field.
+    schedule.put("cronDialect", "QUARTZ");
+    schedule.put("schedule", "0 0 9 1 * 1");
+    assertThat(admin.post("/console/jobs/preview", schedule).html()).contains("schedule: ");
+
+    String id = "console-quartz-" + RUN;
+    Map<String, String> form = form(id);
+    form.put("schedule", "0 0 9 ? * 1");
+    form.put("cronDialect", "QUARTZ");
+    assertThat(admin.post("/console/jobs", form).status()).isEqualTo(302);
+    assertThat(node.get("/api/v1/jobs/" + id, VIEWER).json().path("cronDialect").asText())
+        .isEqualTo("QUARTZ");
+    assertThat(admin.get("/console/jobs/" + id).html()).contains("(QUARTZ cron)");
+    assertThat(admin.get("/console/jobs/" + id + "/edit").html())
+        .containsPattern("<option value=\"QUARTZ\"[^>]*selected");
+    JsonNode fires = node.get("/api/v1/jobs/" + id + "/next-fires?count=3", VIEWER).json();
+    assertThat(fires.path("cronDialect").asText()).isEqualTo("QUARTZ");
+  }
+}
