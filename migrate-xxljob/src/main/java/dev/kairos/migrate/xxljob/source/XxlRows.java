@@ -95,6 +95,10 @@ public final class XxlRows {
     }
 
     private int parse(String column, String value) {
+      // A driver reads a TINYINT(1) column (trigger_status altered to it) as a boolean.
+      if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+        return value.equalsIgnoreCase("true") ? 1 : 0;
+      }
       try {
         return Integer.parseInt(value.strip());
       } catch (NumberFormatException e) {

@@ -8,7 +8,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 public class SqlDumpReaderTest {
@@ -172,6 +174,22 @@ public class SqlDumpReaderTest {
     assertThatThrownBy(() -> SqlDumpReader.read(sql, "s"))
         .isInstanceOf(XxlSourceException.class)
         .hasMessageContaining("xxl_job_group has no column app_name (row id=1)");
+  }
+
+  @Test
+  void aTinyint1StatusReadAsABooleanIsOneOrZero() {
+    Map<String, String> row = new HashMap<>();
+    row.put("ID", "5");
+    row.put("job_group", "1");
+    row.put("schedule_type", "NONE");
+    row.put("trigger_status", "true");
+    assertThat(XxlRows.jobs(List.of(row)).get(0).triggerStatus()).isEqualTo(1);
+    row.put("trigger_status", "false");
+    assertThat(XxlRows.jobs(List.of(row)).get(0).triggerStatus()).isZero();
+    row.put("trigger_status", "yes");
+    assertThatThrownBy(() -> XxlRows.jobs(List.of(row)))
+        .isInstanceOf(XxlSourceException.class)
+        .hasMessage("xxl_job_info row id=5: trigger_status is not a number: 'yes'");
   }
 
   private static List<Integer> range(int from, int to) {
