@@ -509,6 +509,17 @@ class AdminApiIT {
                     node.get("/api/v1/job-export?app=doc-" + RUN, VIEWER).body(),
                     ADMIN)));
     drivers.put(
+        "POST /api/v1/migrations/xxl-job",
+        List.of(
+            () ->
+                node.call(
+                    "POST",
+                    "/api/v1/migrations/xxl-job",
+                    "CREATE TABLE xxl_job_group (id int, app_name text, title text);"
+                        + " CREATE TABLE xxl_job_info (id int);",
+                    ADMIN,
+                    Map.of("Content-Type", "text/plain"))));
+    drivers.put(
         "GET /api/v1/triggers/{triggerId}",
         List.of(
             () -> {
