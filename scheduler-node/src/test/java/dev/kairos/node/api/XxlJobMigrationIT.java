@@ -58,7 +58,7 @@ class XxlJobMigrationIT {
     }
   }
 
-  /** A dump as mysqldump writes it: a Quartz cron job, a fixed-rate child, a GLUE job. */
+  /** A dump as mysqldump writes it: a Quartz cron job, a fixed-rate child, a Groovy GLUE job. */
   private static String dump(String app) {
     return """
         CREATE TABLE `xxl_job_group` (`id` int NOT NULL, `app_name` varchar(64) NOT NULL,
@@ -77,7 +77,7 @@ class XxlJobMigrationIT {
           (2,1,'Every minute','ann',NULL,'FIX_RATE','60','DO_NOTHING','ROUND','tick',NULL,
            'SERIAL_EXECUTION',0,0,'BEAN',NULL,'',0),
           (3,1,'Shell','ann',NULL,'CRON','0 0 3 * * ?','DO_NOTHING','FIRST','',NULL,
-           'SERIAL_EXECUTION',0,0,'GLUE_SHELL','echo hi',NULL,1);
+           'SERIAL_EXECUTION',0,0,'GLUE_GROOVY','println 1',NULL,1);
         """
         .formatted(app);
   }

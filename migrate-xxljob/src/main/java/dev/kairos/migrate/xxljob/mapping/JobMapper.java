@@ -164,8 +164,22 @@ public final class JobMapper {
             : null);
 
     String params = job.executorParam() == null ? "" : job.executorParam();
-    d.builder.params(params);
-    d.map("executor_param", job.executorParam(), "params", params, null);
+    if (d.glueInterpreter != null) {
+      String script = ScriptJob.params(d.glueInterpreter, job.glueSource(), params);
+      d.builder.params(script);
+      d.map(
+          "glue_source",
+          abbreviate(job.glueSource()),
+          "params",
+          abbreviate(script),
+          "the script job's params: interpreter, script"
+              + (params.isEmpty()
+                  ? ""
+                  : ", and executor_param as its first argument, as in xxl-job"));
+    } else {
+      d.builder.params(params);
+      d.map("executor_param", job.executorParam(), "params", params, null);
+    }
 
     boolean enabled = job.triggerStatus() == 1;
     d.builder.enabled(enabled);
@@ -214,19 +228,33 @@ public final class JobMapper {
                 abbreviate(job.glueSource()),
                 "a BEAN job does not run its glue_source in xxl-job either"));
       }
-    } else if (glue.startsWith("GLUE_")) {
-      int length = job.glueSource() == null ? 0 : job.glueSource().length();
+    } else if (GLUE_INTERPRETERS.containsKey(glue)) {
+      String interpreter = GLUE_INTERPRETERS.get(glue);
+      if (job.glueSource() == null || job.glueSource().isBlank()) {
+        d.problem("glue_type " + glue + " with an empty glue_source: nothing to run");
+        return;
+      }
+      d.glueInterpreter = interpreter;
+      d.builder.handler(ScriptJob.HANDLER);
+      d.map(
+          "glue_type",
+          glue,
+          "handler",
+          ScriptJob.HANDLER,
+          "run by "
+              + interpreter
+              + " on an executor of the app with Kairos' built-in script handler enabled and "
+              + interpreter
+              + " allowed (kairos.executor.builtin.script.*, docs/executors.md)");
+    } else if (glue.equals("GLUE_GROOVY")) {
       d.problem(
-          "glue_type "
-              + glue
-              + ": not imported; re-create a shell, Python, Node.js, PowerShell or PHP script as a"
-              + " kairos.script job of a standard executor that allows its interpreter, Groovy as a"
-              + " handler in an executor service (docs/migrating-from-xxl-job.md)");
+          "glue_type GLUE_GROOVY: Kairos runs no Groovy in the executor's JVM; rewrite it as a"
+              + " handler in an executor service");
       d.notCarried.add(
           new NotCarried(
               "glue_source",
-              length + " characters of " + glue,
-              "the script's source: copy it into the kairos.script job's params"));
+              abbreviate(job.glueSource() == null ? "" : job.glueSource()),
+              "Groovy source has no Kairos counterpart"));
     } else {
       d.problem("glue_type " + quoted(glue) + " is unknown");
     }
@@ -319,6 +347,16 @@ public final class JobMapper {
   }
 
   /** Accumulates one job's mapping. */
+  /** xxl-job's script GLUE types and the interpreter each ran with. */
+  private static final Map<String, String> GLUE_INTERPRETERS =
+      Map.of(
+          "GLUE_SHELL", "bash",
+          "GLUE_PYTHON", "python3",
+          "GLUE_PYTHON2", "python2",
+          "GLUE_NODEJS", "node",
+          "GLUE_POWERSHELL", "pwsh",
+          "GLUE_PHP", "php");
+
   private final class Draft {
     final XxlJobInfo job;
     final String id;
@@ -327,6 +365,7 @@ public final class JobMapper {
     final List<NotCarried> notCarried = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
     final Map<String, Object> extras = new LinkedHashMap<>();
+    String glueInterpreter;
 
     Draft(XxlJobInfo job, String id) {
       this.job = job;

@@ -54,12 +54,14 @@ class MigrateXxlJobCliTest {
         .contains("xxl-job import (dry run: nothing written)")
         .contains("cron zone: Asia/Shanghai")
         .contains("checked by: offline (core's JobValidator)")
-        .contains("jobs: 20, importable: 11, skipped: 9")
+        .contains("jobs: 20, importable: 17, skipped: 3")
         .contains("IMPORT  xxl 1 -> xxl-1  \"Nightly invoices\"")
         .contains("schedule_conf='0 0 2 ? * 1' -> schedule='0 0 2 ? * 1'  (cronDialect QUARTZ")
         .contains("alarm_email='billing-oncall@example.com,alice@example.com' -> alarmEmails=")
-        .contains("SKIP  xxl 12 -> xxl-12  \"Shell backup\"")
-        .contains("not importable: glue_type GLUE_SHELL")
+        .contains("IMPORT  xxl 12 -> xxl-12  \"Shell backup\"")
+        .contains("glue_type='GLUE_SHELL' -> handler='kairos.script'")
+        .contains("SKIP  xxl 11 -> xxl-11  \"Groovy cleanup\"")
+        .contains("not importable: glue_type GLUE_GROOVY")
         .contains("note: executor group 4 (idle-executor) has no jobs");
   }
 
@@ -68,7 +70,7 @@ class MigrateXxlJobCliTest {
     assertThat(run(Map.of(), "--dump=" + dump(), "--json")).as(err()).isZero();
     JsonNode report = new ObjectMapper().readTree(out());
     assertThat(report.path("applied").asBoolean()).isFalse();
-    assertThat(report.path("importable").asInt()).isEqualTo(11);
+    assertThat(report.path("importable").asInt()).isEqualTo(17);
     assertThat(report.path("jobs")).hasSize(20);
     assertThat(report.at("/jobs/0/verdict").asText()).isEqualTo("IMPORT");
     assertThat(report.at("/jobs/10/verdict").asText()).isEqualTo("SKIP");

@@ -2,6 +2,8 @@ package dev.kairos.migrate.xxljob.mapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.xxl.job.core.constant.ExecutorBlockStrategyEnum;
 import com.xxl.job.core.glue.GlueTypeEnum;
 import dev.kairos.core.model.BlockStrategy;
@@ -200,34 +202,79 @@ class JobMapperTest {
   }
 
   @Test
-  void everyGlueTypeOfXxlJobCoreButBeanIsReportedNotImportable() {
+  void scriptGlueJobsBecomeScriptJobsAndGroovyIsNotImportable() throws Exception {
+    Map<String, String> interpreters =
+        Map.of(
+            "GLUE_SHELL", "bash",
+            "GLUE_PYTHON", "python3",
+            "GLUE_PYTHON2", "python2",
+            "GLUE_NODEJS", "node",
+            "GLUE_POWERSHELL", "pwsh",
+            "GLUE_PHP", "php");
     for (GlueTypeEnum glue : GlueTypeEnum.values()) {
-      MappedJob job = mapOne(bean("CRON", "0 0 1 * * ?", "DO_NOTHING", "FIRST", null, glue.name()));
-      if (glue == GlueTypeEnum.BEAN) {
-        assertThat(job.importable()).isTrue();
-        assertThat(job.definition().handler()).isEqualTo("handler");
-      } else {
-        assertThat(job.importable()).as(glue.name()).isFalse();
-        assertThat(job.report().problems())
-            .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-            .contains("glue_type " + glue.name())
-            .contains("kairos.script");
+      MappedJob job = mapOne(glueJob(glue.name(), "echo \"$1\"", "nightly"));
+      switch (glue) {
+        case BEAN -> {
+          assertThat(job.importable()).as(job.report().problems().toString()).isTrue();
+          assertThat(job.definition().handler()).isEqualTo("handler");
+        }
+        case GLUE_GROOVY -> {
+          assertThat(job.importable()).isFalse();
+          assertThat(job.report().problems())
+              .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+              .contains("GLUE_GROOVY");
+          assertThat(job.report().notCarried()).extracting(NotCarried::xxl).contains("glue_source");
+        }
+        default -> {
+          assertThat(job.importable()).as(glue.name()).isTrue();
+          assertThat(job.definition().handler()).isEqualTo("kairos.script");
+          JsonNode params = new ObjectMapper().readTree(job.definition().params());
+          assertThat(params.path("interpreter").asText())
+              .as(glue.name())
+              .isEqualTo(interpreters.get(glue.name()));
+          assertThat(params.path("script").asText()).isEqualTo("echo \"$1\"");
+          assertThat(params.path("args").toString()).isEqualTo("[\"nightly\"]");
+        }
       }
     }
-    for (int id = 11; id <= 17; id++) {
-      JobReport report = skipped(id);
-      assertThat(report.notCarried()).extracting(NotCarried::xxl).contains("glue_source");
-    }
-    assertThat(
-            Arrays.stream(GlueTypeEnum.values())
-                .filter(g -> g != GlueTypeEnum.BEAN)
-                .map(Enum::name)
-                .toList())
-        .as("the dump has a job of every GLUE type")
+    assertThat(interpreters.keySet())
+        .as("every script GLUE type of xxl-job-core is mapped")
         .containsExactlyInAnyOrderElementsOf(
-            java.util.stream.IntStream.rangeClosed(11, 17)
-                .mapToObj(id -> skipped(id).problems().get(0).split(" ")[1].replace(":", ""))
+            Arrays.stream(GlueTypeEnum.values())
+                .map(Enum::name)
+                .filter(g -> !g.equals("BEAN") && !g.equals("GLUE_GROOVY"))
                 .toList());
+  }
+
+  @Test
+  void aScriptGlueJobWithoutSourceIsNotImportable() {
+    MappedJob job = mapOne(glueJob("GLUE_SHELL", "", ""));
+    assertThat(job.importable()).isFalse();
+    assertThat(job.report().problems())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("empty glue_source");
+  }
+
+  private static XxlJobInfo glueJob(String glue, String source, String param) {
+    return new XxlJobInfo(
+        1,
+        1,
+        "desc",
+        null,
+        null,
+        "CRON",
+        "0 0 1 * * ?",
+        "DO_NOTHING",
+        "FIRST",
+        "handler",
+        param,
+        "SERIAL_EXECUTION",
+        0,
+        0,
+        glue,
+        source,
+        null,
+        1);
   }
 
   @Test
@@ -268,8 +315,9 @@ class JobMapperTest {
   }
 
   @Test
-  void theTestDumpImportsElevenJobsAndSkipsNine() {
-    assertThat(dump.values().stream().filter(MappedJob::importable).count()).isEqualTo(11);
+  void theTestDumpImportsSeventeenJobsAndSkipsThree() {
+    // 11 BEAN jobs and the 6 script GLUE jobs; Groovy and two unmappable jobs are skipped.
+    assertThat(dump.values().stream().filter(MappedJob::importable).count()).isEqualTo(17);
     assertThat(dump).hasSize(20);
   }
 
