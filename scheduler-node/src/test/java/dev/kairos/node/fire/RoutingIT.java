@@ -75,6 +75,7 @@ class RoutingIT {
   private ClusterClock clock;
   private DueFireScanner scanner;
   private long term;
+  private SlotRouter router;
 
   RoutingIT(EmbeddedRocketMq mq, EmbeddedRedis embedded) {
     this.mq = mq;
@@ -126,11 +127,13 @@ class RoutingIT {
     NodeWheelStore store =
         new NodeWheelStore(redis, keys, node, 100_000, Duration.ofSeconds(5), meters);
     SlotRegistry registry = new SlotRegistry(redis);
+    router =
+        new SlotRouter(
+            registry::read, Duration.ofMillis(200), System::nanoTime, SlotChoosers.create());
     NodeFirePath path =
         new NodeFirePath(
             store,
-            new SlotRouter(
-                registry::read, Duration.ofMillis(200), System::nanoTime, SlotChoosers.create()),
+            router,
             new TopicEnsurer(topic -> {}, Duration.ofSeconds(1), System::nanoTime),
             new RocketMqTriggerSender(producer, Duration.ofSeconds(5)),
             clock,
@@ -311,7 +314,7 @@ class RoutingIT {
     // Slot 0 loses its lease: a trigger asking for it waits instead of going elsewhere ...
     String lease = redis.sync().hget(RedisKeys.slots(app), "0");
     redis.sync().hdel(RedisKeys.slots(app), "0");
-    Thread.sleep(300); // past the router's 200 ms cache of the app's slots
+    router.invalidate(app); // the node re-reads the app's slots instead of its 200 ms cache
     String onZero =
         adhoc.triggerNow(id, java.util.Optional.empty(), java.util.OptionalInt.of(0)).value();
     await(onZero + " claimed", () -> scanAnd(() -> record(onZero).get("state") != null));
