@@ -12,8 +12,7 @@ import dev.kairos.coordinator.fence.StaleTermException;
 import dev.kairos.coordinator.wheel.WheelEntry;
 import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.error.KairosException;
-import dev.kairos.core.model.JobDefinition;
-import dev.kairos.core.model.JobHash;
+import dev.kairos.core.model.JobScheduling;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -23,6 +22,7 @@ import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.schedule.NextDue;
 import dev.kairos.core.schedule.Schedule;
 import dev.kairos.core.time.KairosClock;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
@@ -62,6 +62,8 @@ public final class DueFireScanner {
 
   /** Parsed schedules per job, reused while the schedule version is unchanged. */
   private static final int MAX_CACHED_SCHEDULES = 100_000;
+
+  private static final String[] SCHEDULING_FIELDS = JobScheduling.FIELDS.toArray(String[]::new);
 
   private final KairosRedis redis;
   private final RedisKeys keys;
@@ -313,9 +315,12 @@ public final class DueFireScanner {
 
     private CompletableFuture<List<DueJob>> readJobs(
         RedisClusterAsyncCommands<String, String> async, int shard, List<ScoredValue<String>> due) {
-      List<CompletableFuture<Map<String, String>>> hashes = new ArrayList<>(due.size());
+      List<CompletableFuture<List<KeyValue<String, String>>>> hashes = new ArrayList<>(due.size());
       for (ScoredValue<String> entry : due) {
-        hashes.add(async.hgetall(RedisKeys.job(shard, entry.getValue())).toCompletableFuture());
+        hashes.add(
+            async
+                .hmget(RedisKeys.job(shard, entry.getValue()), SCHEDULING_FIELDS)
+                .toCompletableFuture());
       }
       return CompletableFuture.allOf(hashes.toArray(CompletableFuture[]::new))
           .thenApply(
@@ -326,7 +331,7 @@ public final class DueFireScanner {
                       new DueJob(
                           due.get(i).getValue(),
                           (long) due.get(i).getScore(),
-                          hashes.get(i).join()));
+                          present(hashes.get(i).join())));
                 }
                 return jobs;
               });
@@ -363,7 +368,7 @@ public final class DueFireScanner {
         return null;
       }
       try {
-        JobDefinition job = JobHash.fromHash(due.hash);
+        JobScheduling job = JobScheduling.fromHash(due.hash);
         if (!job.enabled()) {
           log.warn("term={} jobId={} is disabled but still in the due set; skipped", term, due.id);
           return null;
@@ -461,7 +466,18 @@ public final class DueFireScanner {
     }
   }
 
-  private Schedule schedule(JobDefinition job) {
+  /** The values HMGET found: a field the hash lacks comes back empty and is left out. */
+  private static Map<String, String> present(List<KeyValue<String, String>> values) {
+    Map<String, String> hash = new HashMap<>(values.size() * 2);
+    for (KeyValue<String, String> value : values) {
+      if (value.hasValue()) {
+        hash.put(value.getKey(), value.getValue());
+      }
+    }
+    return hash;
+  }
+
+  private Schedule schedule(JobScheduling job) {
     CachedSchedule cached = schedules.get(job.id());
     if (cached != null && cached.scheduleVersion == job.scheduleVersion()) {
       return cached.schedule;

@@ -94,6 +94,32 @@ public final class JobHash {
         decodeLines(hash.get(JobFields.ALARM_WEBHOOKS)));
   }
 
+  /**
+   * Reads the {@link JobScheduling} fields of a job hash (which may hold only those).
+   *
+   * @throws KairosException naming the job and field when a field is missing or malformed
+   */
+  static JobScheduling schedulingFromHash(Map<String, String> hash) {
+    String id = hash.get(JobFields.ID);
+    if (id == null) {
+      throw new KairosException("job hash has no '" + JobFields.ID + "' field: " + hash.keySet());
+    }
+    Reader r = new Reader(id, hash);
+    return new JobScheduling(
+        id,
+        r.enumValue(JobFields.SCHEDULE_TYPE, ScheduleType.class),
+        r.text(JobFields.SCHEDULE),
+        r.text(JobFields.ZONE),
+        hash.containsKey(JobFields.CRON_DIALECT)
+            ? r.enumValue(JobFields.CRON_DIALECT, CronDialect.class)
+            : CronDialect.DEFAULT,
+        r.enumValue(JobFields.MISFIRE, MisfireStrategy.class),
+        r.number(JobFields.MISFIRE_THRESHOLD_MS),
+        r.bool(JobFields.ENABLED),
+        r.number(JobFields.SCHEDULE_VERSION),
+        r.number(JobFields.CREATED_MS));
+  }
+
   /** The hash form of the alarm recipient lists: newline-separated, "" for none. */
   public static String encodeLines(List<String> values) {
     return String.join("\n", values);

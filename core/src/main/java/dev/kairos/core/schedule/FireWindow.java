@@ -1,6 +1,7 @@
 package dev.kairos.core.schedule;
 
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.JobScheduling;
 import dev.kairos.core.model.MisfireStrategy;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,17 +64,37 @@ public final class FireWindow {
       long nowMs,
       long horizonMs,
       long forgivenMs) {
-    if (forgivenMs < 0) {
-      throw new IllegalArgumentException("forgivenMs must not be negative: " + forgivenMs);
-    }
-    long threshold = job.misfireThresholdMs();
     return plan(
         schedule,
         job.misfireStrategy(),
-        threshold > Long.MAX_VALUE - forgivenMs ? Long.MAX_VALUE : threshold + forgivenMs,
+        forgiving(job.misfireThresholdMs(), forgivenMs),
         dueMs,
         nowMs,
         horizonMs);
+  }
+
+  /** {@link #plan(JobDefinition, Schedule, long, long, long, long)} for the scan's job view. */
+  public FirePlan plan(
+      JobScheduling job,
+      Schedule schedule,
+      long dueMs,
+      long nowMs,
+      long horizonMs,
+      long forgivenMs) {
+    return plan(
+        schedule,
+        job.misfireStrategy(),
+        forgiving(job.misfireThresholdMs(), forgivenMs),
+        dueMs,
+        nowMs,
+        horizonMs);
+  }
+
+  private static long forgiving(long threshold, long forgivenMs) {
+    if (forgivenMs < 0) {
+      throw new IllegalArgumentException("forgivenMs must not be negative: " + forgivenMs);
+    }
+    return threshold > Long.MAX_VALUE - forgivenMs ? Long.MAX_VALUE : threshold + forgivenMs;
   }
 
   /**
