@@ -132,6 +132,30 @@ record BenchRow(
     return b.toString();
   }
 
+  /**
+   * The JIT compiler threads' share of each process's CPU over the window: transient work a
+   * long-running deployment no longer does, so the steady state is the total minus it.
+   */
+  String jitLine() {
+    StringBuilder b =
+        new StringBuilder(
+            String.format(Locale.ROOT, "| %s | %,d | %,d", workload, jobs, startsInWindow));
+    for (Map.Entry<String, Long> e : cpu.jitMicros().entrySet()) {
+      b.append(" | ").append(cell(e.getValue()));
+    }
+    b.append(" | ").append(cell(cpu.jitTotalMicros()));
+    b.append(" | ").append(cell(cpu.processTotalMicros() - cpu.jitTotalMicros())).append(" |");
+    return b.toString();
+  }
+
+  static String jitHeader(List<String> processes) {
+    StringBuilder b = new StringBuilder("| workload | jobs | starts in window");
+    processes.forEach(p -> b.append(" | ").append(p).append(" JIT"));
+    b.append(" | all JIT | all processes without JIT |\n|---|---|---");
+    b.append("|---".repeat(processes.size() + 2)).append('|');
+    return b.toString();
+  }
+
   private String cell(long micros) {
     return String.format(
         Locale.ROOT,

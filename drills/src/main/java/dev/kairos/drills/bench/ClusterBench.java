@@ -51,7 +51,7 @@ public final class ClusterBench implements AutoCloseable {
 
   /** Options a deployment would use, not the drills' C1-only 256 MB: see the docs, section 10. */
   static final List<String> BENCH_CHILD_JVM_OPTIONS =
-      List.of("-Xmx512m", "-XX:+UseSerialGC", "-Xss512k");
+      List.of("-Xmx512m", "-XX:+UseSerialGC", "-Xss512k", "-XX:-UseDynamicNumberOfCompilerThreads");
 
   private static final Duration START_DEADLINE = Duration.ofSeconds(240);
   private static final Duration CLAIM_DEADLINE = Duration.ofSeconds(120);
@@ -123,7 +123,7 @@ public final class ClusterBench implements AutoCloseable {
 
   static String usage() {
     return "options: --jobs=100,1000,2000,5000 --workloads=W1,W2 --nodes=2 --executors=2"
-        + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-Xss512k";
+        + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-Xss512k,-XX:-UseDynamicNumberOfCompilerThreads";
   }
 
   private final Options options;
@@ -198,6 +198,7 @@ public final class ClusterBench implements AutoCloseable {
         rows.add(row);
         say("ROW %s", row.mainLine());
         say("CPU %s", row.cpuLine());
+        say("JIT %s", row.jitLine());
         say("STAGES %s", row.stagesLine());
         if (!row.keepsUp()) {
           say(
@@ -224,6 +225,9 @@ public final class ClusterBench implements AutoCloseable {
     System.out.println();
     System.out.println(BenchRow.cpuHeader(List.copyOf(meter.pids().keySet().stream().toList())));
     rows.forEach(r -> System.out.println(r.cpuLine()));
+    System.out.println();
+    System.out.println(BenchRow.jitHeader(List.copyOf(meter.pids().keySet().stream().toList())));
+    rows.forEach(r -> System.out.println(r.jitLine()));
   }
 
   private void startCluster() {

@@ -11,17 +11,33 @@ import java.util.Map;
  */
 public final class CpuMeter {
 
-  /** One reading: ticks per process name (absent if the process was gone), machine ticks. */
-  public record Sample(Map<String, Long> processTicks, ProcStat.MachineTicks machine) {}
+  /**
+   * One reading: ticks per process name (absent if the process was gone), ticks of each process's
+   * JIT compiler threads by thread id, machine ticks.
+   */
+  public record Sample(
+      Map<String, Long> processTicks,
+      Map<String, Map<Long, Long>> jitTicks,
+      ProcStat.MachineTicks machine) {}
 
   /**
-   * CPU over an interval in µs: per process (in the meter's order), and the machine's busy time.
+   * CPU over an interval in µs: per process (in the meter's order), the part of it its JIT compiler
+   * threads spent (0 for a process that is not a JVM), and the machine's busy time.
    */
-  public record Usage(Map<String, Long> processMicros, long machineBusyMicros, long machineMicros) {
+  public record Usage(
+      Map<String, Long> processMicros,
+      Map<String, Long> jitMicros,
+      long machineBusyMicros,
+      long machineMicros) {
 
     /** Sum over the named processes. */
     public long processTotalMicros() {
       return processMicros.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Sum of the JIT compiler threads' share over the named processes. */
+    public long jitTotalMicros() {
+      return jitMicros.values().stream().mapToLong(Long::longValue).sum();
     }
   }
 
@@ -44,22 +60,48 @@ public final class CpuMeter {
 
   public Sample sample() {
     Map<String, Long> ticks = new LinkedHashMap<>();
-    pids.forEach((name, pid) -> ProcStat.readProcessTicks(pid).ifPresent(t -> ticks.put(name, t)));
-    return new Sample(ticks, ProcStat.readMachineTicks());
+    Map<String, Map<Long, Long>> jit = new LinkedHashMap<>();
+    pids.forEach(
+        (name, pid) -> {
+          ProcStat.readProcessTicks(pid).ifPresent(t -> ticks.put(name, t));
+          jit.put(name, ProcStat.readJitThreadTicks(pid));
+        });
+    return new Sample(ticks, jit, ProcStat.readMachineTicks());
   }
 
   /** What was used between {@code before} and {@code after}. */
   public Usage between(Sample before, Sample after) {
     Map<String, Long> micros = new LinkedHashMap<>();
+    Map<String, Long> jit = new LinkedHashMap<>();
     for (String name : pids.keySet()) {
       Long a = before.processTicks().get(name);
       Long b = after.processTicks().get(name);
       micros.put(name, a == null || b == null ? 0 : ticksToMicros(b - a, ticksPerSecond));
+      jit.put(
+          name,
+          ticksToMicros(
+              jitDelta(
+                  before.jitTicks().getOrDefault(name, Map.of()),
+                  after.jitTicks().getOrDefault(name, Map.of())),
+              ticksPerSecond));
     }
     return new Usage(
         micros,
+        jit,
         ticksToMicros(after.machine().busy() - before.machine().busy(), ticksPerSecond),
         ticksToMicros(after.machine().total() - before.machine().total(), ticksPerSecond));
+  }
+
+  /**
+   * Ticks the compiler threads spent between two readings: a thread born in between counts from 0;
+   * one that ended in between is lost (child JVMs keep theirs alive, see {@link ProcStat}).
+   */
+  static long jitDelta(Map<Long, Long> before, Map<Long, Long> after) {
+    long sum = 0;
+    for (Map.Entry<Long, Long> e : after.entrySet()) {
+      sum += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+    }
+    return sum;
   }
 
   static long ticksToMicros(long ticks, long ticksPerSecond) {

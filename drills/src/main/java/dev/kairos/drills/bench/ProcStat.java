@@ -3,9 +3,12 @@ package dev.kairos.drills.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
@@ -62,6 +65,43 @@ public final class ProcStat {
   /** The 1-minute load average from the contents of {@code /proc/loadavg}. */
   public static double loadAverage1(String loadavg) {
     return Double.parseDouble(loadavg.trim().split("\\s+")[0]);
+  }
+
+  /**
+   * Whether a thread's name ({@code /proc/<pid>/task/<tid>/comm}, cut to 15 characters by Linux) is
+   * one of HotSpot's JIT compiler threads ("C1 CompilerThre", "C2 CompilerThre").
+   */
+  public static boolean isJitThread(String comm) {
+    String name = comm.trim();
+    return (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler"));
+  }
+
+  /**
+   * CPU ticks so far of each JIT compiler thread of {@code pid}, by thread id; empty if the process
+   * is gone. A compiler thread that exits takes its ticks with it, so child JVMs keep theirs alive
+   * ({@code -XX:-UseDynamicNumberOfCompilerThreads}).
+   */
+  public static Map<Long, Long> readJitThreadTicks(long pid) {
+    Map<Long, Long> ticks = new HashMap<>();
+    Path tasks = Path.of("/proc", Long.toString(pid), "task");
+    try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
+      for (Path task : dir) {
+        try {
+          if (isJitThread(read(task.resolve("comm")))) {
+            ticks.put(
+                Long.parseLong(task.getFileName().toString()),
+                processTicks(read(task.resolve("stat"))));
+          }
+        } catch (NoSuchFileException e) {
+          // the thread ended between the listing and the read
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return Map.of();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + tasks, e);
+    }
+    return ticks;
   }
 
   /** CPU ticks of {@code pid} so far, empty if the process is gone. */

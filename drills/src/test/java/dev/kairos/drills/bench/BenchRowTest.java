@@ -13,6 +13,9 @@ class BenchRowTest {
     Map<String, Long> cpu = new LinkedHashMap<>();
     cpu.put("node-1", 1_000_000L);
     cpu.put("redis-server", 500_000L);
+    Map<String, Long> jit = new LinkedHashMap<>();
+    jit.put("node-1", 400_000L);
+    jit.put("redis-server", 0L);
     return new BenchRow(
         Workload.W1,
         500,
@@ -30,7 +33,7 @@ class BenchRowTest {
         new Dist(10_000, 0, 2, 5, 9, 30),
         Dist.EMPTY,
         Dist.EMPTY,
-        new CpuMeter.Usage(cpu, 3_000_000L, 40_000_000L),
+        new CpuMeter.Usage(cpu, jit, 3_000_000L, 40_000_000L),
         1.5,
         2.5);
   }
@@ -52,6 +55,16 @@ class BenchRowTest {
     assertThat(cells(r.cpuLine())).isEqualTo(cells(cpuHeader.split("\n")[0]));
     assertThat(cells(r.cpuLine())).isEqualTo(cells(cpuHeader.split("\n")[1]));
     assertThat(r.cpuLine()).contains("1.00 s (100 µs)");
+    String jitHeader = BenchRow.jitHeader(List.of("node-1", "redis-server"));
+    assertThat(cells(r.jitLine())).isEqualTo(cells(jitHeader.split("\n")[0]));
+    assertThat(cells(r.jitLine())).isEqualTo(cells(jitHeader.split("\n")[1]));
+  }
+
+  @Test
+  void theJitLineShowsEachProcessesCompilerShareAndTheRestWithoutIt() {
+    BenchRow r = row(0, 100);
+    assertThat(r.jitLine()).contains("| 0.40 s (40 µs) | 0.00 s (0 µs) | 0.40 s (40 µs) |");
+    assertThat(r.jitLine()).endsWith("| 1.10 s (110 µs) |");
   }
 
   @Test

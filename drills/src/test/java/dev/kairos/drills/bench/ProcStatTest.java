@@ -46,4 +46,18 @@ class ProcStatTest {
     assertThat(CpuMeter.ticksToMicros(150, 100)).isEqualTo(1_500_000);
     assertThat(CpuMeter.ticksToMicros(1, 250)).isEqualTo(4_000);
   }
+
+  @Test
+  void hotSpotCompilerThreadsAreTheJitThreads() {
+    assertThat(ProcStat.isJitThread("C2 CompilerThre\n")).isTrue();
+    assertThat(ProcStat.isJitThread("C1 CompilerThre")).isTrue();
+    assertThat(ProcStat.isJitThread("lettuce-epollEv")).isFalse();
+    assertThat(ProcStat.isJitThread("VM Thread")).isFalse();
+  }
+
+  @Test
+  void theCurrentJvmHasJitThreadsWithTicks() {
+    assertThat(ProcStat.readJitThreadTicks(ProcessHandle.current().pid())).isNotEmpty();
+    assertThat(ProcStat.readJitThreadTicks(Long.MAX_VALUE)).isEmpty();
+  }
 }
