@@ -12,15 +12,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue #14's random mix: for {@code drill.mix.duration-s} (75 s in {@code verify}; {@code
- * -Ddrill.mix.duration-s=600} is the issue's ten minutes) faults of the matrix follow each other
- * in a random order with random lengths and random quiet gaps, while 300 jobs fire every second:
- * a follower or the leader killed -9 and restarted, the leader paused, an executor killed -9 and
+ * -Ddrill.mix.duration-s=600} is the issue's ten minutes) faults of the matrix follow each other in
+ * a random order with random lengths and random quiet gaps, while 300 jobs fire every second: a
+ * follower or the leader killed -9 and restarted, the leader paused, an executor killed -9 and
  * replaced, Redis, the broker or the NameServer restarted, ZooKeeper's quorum lost, the leader cut
  * off ZooKeeper or Redis. One fault at a time: the next starts once the cluster is whole again
  * (three members, one scanning leader, every live executor on a slot), so every fault meets a
  * cluster that has recovered from the last, as faults meet a deployment. Over the whole window
- * nothing may be missed, started twice or started early, under the jobs' default misfire
- * threshold.
+ * nothing may be missed, started twice or started early, under the jobs' default misfire threshold.
  *
  * <p>The seed is logged ({@code DRILL random-mix: seed ...}); {@code -Ddrill.mix.seed=<seed>}
  * replays the same sequence of faults and lengths (the timing of the cluster around them is the
@@ -29,8 +28,7 @@ import org.junit.jupiter.api.Test;
 @ProxiedNodeLinks
 class RandomMixDrillIT extends DrillBase {
 
-  private static final Duration MIX =
-      Duration.ofSeconds(Long.getLong("drill.mix.duration-s", 75));
+  private static final Duration MIX = Duration.ofSeconds(Long.getLong("drill.mix.duration-s", 75));
   private static final long SEED = Long.getLong("drill.mix.seed", System.nanoTime());
   private static final Duration WHOLE_DEADLINE = Duration.ofSeconds(180);
 
