@@ -85,6 +85,20 @@ public final class DrainMarks implements AutoCloseable {
     }
   }
 
+  /**
+   * Removes {@code self}'s mark once it has left the membership, so a new process of the same name
+   * is not taken for draining while this one's session lives on (a drained node that stays up).
+   */
+  public void unmark(Member self) {
+    try {
+      client.delete().forPath(layout.draining(self.name()));
+    } catch (KeeperException.NoNodeException e) {
+      // never marked, or gone with a session
+    } catch (Exception e) {
+      log.warn("node={} kept its drain mark; it goes with the session", self.name(), e);
+    }
+  }
+
   /** Whether {@code nodeName} carries a drain mark, as this node's cache shows it. */
   public boolean isDraining(String nodeName) {
     CuratorCache current = cache;
