@@ -3,6 +3,7 @@
 #
 #   deploy/local-cluster.sh up --nodes 3 --executors 2   # infrastructure JVM + 3 nodes + 2 executors
 #   deploy/local-cluster.sh status                       # which processes are up, health, leader
+#   deploy/local-cluster.sh drain node-2                 # hand node-2's wheel over, then it exits
 #   deploy/local-cluster.sh down                         # stops everything, no process left
 #
 # Run from anywhere; paths default to this checkout. Needs a JDK 17 and a built checkout

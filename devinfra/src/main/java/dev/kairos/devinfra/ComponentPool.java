@@ -32,6 +32,7 @@ final class ComponentPool implements AutoCloseable {
   static final int ENSEMBLE_SERVERS = 3;
 
   private final Path workDir;
+  private final ComponentStarter starter;
   private final Lifecycle lifecycle = new Lifecycle("embedded infrastructure");
   private final Deque<AutoCloseable> closeOrder = new ArrayDeque<>();
 
@@ -43,7 +44,13 @@ final class ComponentPool implements AutoCloseable {
   volatile EmbeddedPostgreSql postgres;
 
   ComponentPool(Path workDir) {
+    this(workDir, ComponentStarter.EMBEDDED);
+  }
+
+  /** Components started by {@code starter}, which the pool closes after them. */
+  ComponentPool(Path workDir, ComponentStarter starter) {
     this.workDir = workDir;
+    this.starter = starter;
     lifecycle.markStarted();
   }
 
@@ -60,32 +67,28 @@ final class ComponentPool implements AutoCloseable {
     lifecycle.requireStarted();
     Map<String, Starter> missing = new LinkedHashMap<>();
     if (request.redis() == RedisMode.STANDALONE && redis == null) {
-      missing.put("redis", () -> redis = track(EmbeddedRedis.start(dir("redis"))));
+      missing.put("redis", () -> redis = track(starter.redis(dir("redis"))));
     }
     if (request.redis() == RedisMode.CLUSTER && redisCluster == null) {
       missing.put(
           "redis cluster",
-          () ->
-              redisCluster =
-                  track(EmbeddedRedisCluster.start(dir("redis-cluster"), CLUSTER_MASTERS)));
+          () -> redisCluster = track(starter.redisCluster(dir("redis-cluster"), CLUSTER_MASTERS)));
     }
     if (request.zookeeper() == ZkMode.STANDALONE && zookeeper == null) {
-      missing.put("zookeeper", () -> zookeeper = track(EmbeddedZooKeeper.start(dir("zookeeper"))));
+      missing.put("zookeeper", () -> zookeeper = track(starter.zookeeper(dir("zookeeper"))));
     }
     if (request.zookeeper() == ZkMode.ENSEMBLE && zookeeperEnsemble == null) {
       missing.put(
           "zookeeper ensemble",
           () ->
               zookeeperEnsemble =
-                  track(
-                      EmbeddedZooKeeperEnsemble.start(
-                          dir("zookeeper-ensemble"), ENSEMBLE_SERVERS)));
+                  track(starter.zookeeperEnsemble(dir("zookeeper-ensemble"), ENSEMBLE_SERVERS)));
     }
     if (request.rocketMq() && rocketMq == null) {
-      missing.put("rocketmq", () -> rocketMq = track(EmbeddedRocketMq.start(dir("rocketmq"))));
+      missing.put("rocketmq", () -> rocketMq = track(starter.rocketMq(dir("rocketmq"))));
     }
     if (request.postgres() && postgres == null) {
-      missing.put("postgresql", () -> postgres = track(EmbeddedPostgreSql.start(dir("postgres"))));
+      missing.put("postgresql", () -> postgres = track(starter.postgres(dir("postgres"))));
     }
     if (!missing.isEmpty()) {
       startAll(missing);
@@ -106,6 +109,7 @@ final class ComponentPool implements AutoCloseable {
         log.warn("{} did not close cleanly", component, e);
       }
     }
+    starter.close();
     // Closing Lettuce and RocketMQ clients wakes Netty's global executor; it ends a second later.
     LingeringThreads.awaitGone(
         LingeringThreads.NETTY_GLOBAL, Duration.ofSeconds(10), "Netty global executor");

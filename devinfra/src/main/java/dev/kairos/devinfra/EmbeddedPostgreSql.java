@@ -37,6 +37,11 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
   private final int port;
   private EmbeddedPostgres server;
 
+  /**
+   * Set for a server started elsewhere ({@link InfraBackend#CONTAINERS}); then server is unused.
+   */
+  private ServerControl attached;
+
   private EmbeddedPostgreSql(Path dir, int port) {
     this.dir = dir;
     this.port = port;
@@ -60,6 +65,19 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
     return pg;
   }
 
+  /**
+   * A server started elsewhere ({@link InfraBackend#CONTAINERS}) on {@code 127.0.0.1:<port>} with
+   * the database {@value #DATABASE} and this class's user and password; {@code control} stops and
+   * starts it.
+   */
+  static EmbeddedPostgreSql attached(ServerControl control, int port) {
+    EmbeddedPostgreSql pg = new EmbeddedPostgreSql(null, port);
+    pg.attached = control;
+    pg.lifecycle.markStarted();
+    log.info("postgresql attached on 127.0.0.1:{}", port);
+    return pg;
+  }
+
   /** {@code jdbc:postgresql://127.0.0.1:<port>/kairos}. */
   public String jdbcUrl() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + DATABASE;
@@ -78,7 +96,7 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
   }
 
   public synchronized boolean isRunning() {
-    return server != null;
+    return attached != null ? attached.isRunning() : server != null;
   }
 
   /** Shuts the server down (fast mode); connections fail until {@link #start()}. */
@@ -91,7 +109,7 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
   /** Starts the stopped server again on the same port and data directory. */
   public synchronized void start() {
     lifecycle.requireStarted();
-    if (server != null) {
+    if (isRunning()) {
       throw new IllegalStateException("postgresql on 127.0.0.1:" + port + " is already running");
     }
     long began = System.nanoTime();
@@ -107,7 +125,11 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
   @Override
   public synchronized void close() {
     if (lifecycle.markClosed()) {
-      shutdown();
+      if (attached != null) {
+        attached.close();
+      } else {
+        shutdown();
+      }
     }
   }
 
@@ -117,6 +139,10 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
   }
 
   private synchronized void launch() {
+    if (attached != null) {
+      attached.start();
+      return;
+    }
     try {
       Files.createDirectories(dir);
       var logFile = ProcessBuilder.Redirect.appendTo(dir.resolve("postgres.log").toFile());
@@ -143,6 +169,10 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
   }
 
   private void shutdown() {
+    if (attached != null) {
+      attached.stop();
+      return;
+    }
     if (server != null) {
       try {
         server.close();

@@ -17,19 +17,32 @@ public final class EmbeddedRedis implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
 
   private final Lifecycle lifecycle = new Lifecycle("redis");
-  private final RedisProcess server;
+  private final ServerControl server;
+  private final int port;
 
-  private EmbeddedRedis(RedisProcess server) {
+  private EmbeddedRedis(ServerControl server, int port) {
     this.server = server;
+    this.port = port;
+  }
+
+  /**
+   * A server started elsewhere ({@link InfraBackend#CONTAINERS}) that listens on {@code
+   * 127.0.0.1:<port>}; {@code server} stops and starts it.
+   */
+  static EmbeddedRedis attached(ServerControl server, int port) {
+    EmbeddedRedis redis = new EmbeddedRedis(server, port);
+    redis.lifecycle.markStarted();
+    log.info("redis attached on 127.0.0.1:{}", port);
+    return redis;
   }
 
   /** Starts a server under {@code dir}; returns when it answers PING. */
   public static EmbeddedRedis start(Path dir) {
     long began = System.nanoTime();
     Path binary = RedisBinary.extractInto(dir.resolve("bin"));
+    int port = FreePorts.pick();
     EmbeddedRedis redis =
-        new EmbeddedRedis(
-            new RedisProcess(binary, dir.resolve("data"), FreePorts.pick(), List.of()));
+        new EmbeddedRedis(new RedisProcess(binary, dir.resolve("data"), port, List.of()), port);
     redis.lifecycle.markStarted();
     try {
       redis.server.start();
@@ -43,11 +56,11 @@ public final class EmbeddedRedis implements AutoCloseable {
 
   /** {@code redis://127.0.0.1:<port>}. */
   public String uri() {
-    return "redis://127.0.0.1:" + server.port();
+    return "redis://127.0.0.1:" + port;
   }
 
   public int port() {
-    return server.port();
+    return port;
   }
 
   /** True while the server process runs (false after {@link #stop()}). */
@@ -77,7 +90,7 @@ public final class EmbeddedRedis implements AutoCloseable {
   @Override
   public void close() {
     if (lifecycle.markClosed()) {
-      server.stop();
+      server.close();
     }
   }
 

@@ -49,6 +49,11 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   private BrokerController broker;
   private DefaultMQAdminExt admin;
 
+  /** Both set for servers started elsewhere ({@link InfraBackend#CONTAINERS}), else null. */
+  private ServerControl attachedNameServer;
+
+  private ServerControl attachedBroker;
+
   private EmbeddedRocketMq(
       Path storeDir, int brokerPort, NamesrvConfig namesrvConfig, NettyServerConfig namesrvNetty) {
     this.storeDir = storeDir;
@@ -57,6 +62,41 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     this.namesrvNetty = namesrvNetty;
     this.nameServer = new NamesrvController(namesrvConfig, namesrvNetty);
     this.nameServerAddress = "127.0.0.1:" + namesrvNetty.getListenPort();
+  }
+
+  private EmbeddedRocketMq(String nameServerAddress, int brokerPort) {
+    this.storeDir = null;
+    this.brokerPort = brokerPort;
+    this.namesrvConfig = null;
+    this.namesrvNetty = null;
+    this.nameServerAddress = nameServerAddress;
+  }
+
+  /**
+   * A NameServer on {@code 127.0.0.1:<nameServerPort>} and a broker of cluster {@value
+   * RocketMqBroker#NAME} registered with it, advertising {@code 127.0.0.1:<brokerPort>}, started
+   * elsewhere ({@link InfraBackend#CONTAINERS}); the controls stop and start them. Returns once the
+   * broker is registered.
+   */
+  static EmbeddedRocketMq attached(
+      ServerControl nameServer, int nameServerPort, ServerControl broker, int brokerPort) {
+    EmbeddedRocketMq mq = new EmbeddedRocketMq("127.0.0.1:" + nameServerPort, brokerPort);
+    mq.attachedNameServer = nameServer;
+    mq.attachedBroker = broker;
+    mq.lifecycle.markStarted();
+    try {
+      mq.admin = new DefaultMQAdminExt();
+      mq.admin.setNamesrvAddr(mq.nameServerAddress);
+      mq.admin.setInstanceName("kairos-devinfra-admin-" + brokerPort);
+      mq.admin.start();
+      mq.awaitBrokerRegistration(true);
+    } catch (Exception e) {
+      mq.close();
+      throw new IllegalStateException("rocketmq containers did not come up: " + e, e);
+    }
+    log.info(
+        "rocketmq attached: name server {}, broker {}", mq.nameServerAddress, mq.brokerAddress());
+    return mq;
   }
 
   /** Starts the NameServer and the Broker under {@code dir}; returns once the broker registered. */
@@ -123,7 +163,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     if (queues < 1) {
       throw new IllegalArgumentException("a topic needs at least one queue, got " + queues);
     }
-    if (broker == null) {
+    if (!isBrokerRunning()) {
       throw new IllegalStateException("cannot create topic " + topic + ": the broker is stopped");
     }
     try {
@@ -134,8 +174,11 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       throw new IllegalStateException("cannot create topic " + topic + ": " + e, e);
     }
     topics.put(topic, queues);
-    // Without this the NameServer learns the route at the next periodic registration (~30 s).
-    broker.registerBrokerAll(true, false, true);
+    if (broker != null) {
+      // Without this the NameServer learns the route at the next periodic registration (~30 s).
+      // (A broker in a container registers the changed topic itself, as any remote broker does.)
+      broker.registerBrokerAll(true, false, true);
+    }
     awaitRoute(topic, queues);
   }
 
@@ -157,6 +200,14 @@ public final class EmbeddedRocketMq implements AutoCloseable {
    */
   public synchronized void stopBroker() {
     lifecycle.requireStarted();
+    if (attachedBroker != null) {
+      if (attachedBroker.isRunning()) {
+        attachedBroker.stop();
+        awaitBrokerRegistration(false);
+        log.info("rocketmq broker on {} stopped", brokerAddress());
+      }
+      return;
+    }
     if (broker != null) {
       broker.shutdown();
       broker = null;
@@ -173,11 +224,15 @@ public final class EmbeddedRocketMq implements AutoCloseable {
    */
   public synchronized void startBroker() {
     lifecycle.requireStarted();
-    if (broker != null) {
+    if (isBrokerRunning()) {
       throw new IllegalStateException("broker on " + brokerAddress() + " is already running");
     }
     try {
-      launchBroker();
+      if (attachedBroker != null) {
+        attachedBroker.start();
+      } else {
+        launchBroker();
+      }
     } catch (Exception e) {
       throw new IllegalStateException("broker did not start on " + brokerAddress() + ": " + e, e);
     }
@@ -191,6 +246,11 @@ public final class EmbeddedRocketMq implements AutoCloseable {
    */
   public synchronized void stopNameServer() {
     lifecycle.requireStarted();
+    if (attachedNameServer != null) {
+      attachedNameServer.stop();
+      log.info("rocketmq name server on {} stopped", nameServerAddress);
+      return;
+    }
     if (nameServer != null) {
       nameServer.shutdown();
       nameServer = null;
@@ -204,6 +264,11 @@ public final class EmbeddedRocketMq implements AutoCloseable {
    */
   public synchronized void startNameServer() {
     lifecycle.requireStarted();
+    if (attachedNameServer != null) {
+      attachedNameServer.start();
+      log.info("rocketmq name server restarted on {}", nameServerAddress);
+      return;
+    }
     if (nameServer != null) {
       throw new IllegalStateException("name server on " + nameServerAddress + " is running");
     }
@@ -226,7 +291,7 @@ public final class EmbeddedRocketMq implements AutoCloseable {
    * True while the broker runs (false between {@link #stopBroker()} and {@link #startBroker()}).
    */
   public synchronized boolean isBrokerRunning() {
-    return broker != null;
+    return attachedBroker != null ? attachedBroker.isRunning() : broker != null;
   }
 
   @Override
@@ -237,6 +302,12 @@ public final class EmbeddedRocketMq implements AutoCloseable {
     long began = System.nanoTime();
     if (admin != null) {
       admin.shutdown();
+    }
+    if (attachedBroker != null) {
+      attachedBroker.close();
+      attachedNameServer.close();
+      log.info("rocketmq containers closed in {} ms", Millis.since(began));
+      return;
     }
     if (broker != null) {
       broker.shutdown();

@@ -18,10 +18,23 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedZooKeeper.class);
 
   private final Lifecycle lifecycle = new Lifecycle("zookeeper");
-  private final TestingServer server;
+  private final ServerControl server;
+  private final int port;
 
-  private EmbeddedZooKeeper(TestingServer server) {
+  private EmbeddedZooKeeper(ServerControl server, int port) {
     this.server = server;
+    this.port = port;
+  }
+
+  /**
+   * A server started elsewhere ({@link InfraBackend#CONTAINERS}) that listens on {@code
+   * 127.0.0.1:<port>}; {@code server} stops and starts it.
+   */
+  static EmbeddedZooKeeper attached(ServerControl server, int port) {
+    EmbeddedZooKeeper zk = new EmbeddedZooKeeper(server, port);
+    zk.lifecycle.markStarted();
+    log.info("zookeeper attached on {}", zk.connectString());
+    return zk;
   }
 
   /** Starts a server under {@code dir}; returns when it accepts connections. */
@@ -29,8 +42,8 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     long began = System.nanoTime();
     try {
       Path data = Files.createDirectories(dir.resolve("data"));
-      EmbeddedZooKeeper zk =
-          new EmbeddedZooKeeper(new TestingServer(ZooKeeperSpecs.standalone(data), true));
+      TestingServer testing = new TestingServer(ZooKeeperSpecs.standalone(data), true);
+      EmbeddedZooKeeper zk = new EmbeddedZooKeeper(new InJvm(testing), testing.getPort());
       zk.lifecycle.markStarted();
       log.info("zookeeper started on {} in {} ms", zk.connectString(), Millis.since(began));
       return zk;
@@ -41,21 +54,17 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
   /** {@code 127.0.0.1:<port>}. */
   public String connectString() {
-    return server.getConnectString();
+    return "127.0.0.1:" + port;
   }
 
   public int port() {
-    return server.getPort();
+    return port;
   }
 
   /** Stops the server: clients lose their connection (sessions are not expired by this). */
   public void stop() {
     lifecycle.requireStarted();
-    try {
-      server.stop();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot stop zookeeper on " + connectString(), e);
-    }
+    server.stop();
     log.info("zookeeper on {} stopped", connectString());
   }
 
@@ -63,27 +72,56 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
   public void restart() {
     lifecycle.requireStarted();
     long began = System.nanoTime();
-    try {
-      server.restart();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot restart zookeeper on " + connectString(), e);
-    }
+    server.stop();
+    server.start();
     log.info("zookeeper restarted on {} in {} ms", connectString(), Millis.since(began));
   }
 
   @Override
   public void close() {
     if (lifecycle.markClosed()) {
-      try {
-        server.close();
-      } catch (IOException e) {
-        log.warn("zookeeper on {} did not close cleanly", connectString(), e);
-      }
+      server.close();
     }
   }
 
   @Override
   public String toString() {
     return "EmbeddedZooKeeper[" + connectString() + "]";
+  }
+
+  /** Curator's TestingServer in this JVM. */
+  private record InJvm(TestingServer testing) implements ServerControl {
+
+    @Override
+    public void start() {
+      try {
+        testing.restart(); // starts a stopped server on the same port and data
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot start zookeeper on " + testing.getPort(), e);
+      }
+    }
+
+    @Override
+    public void stop() {
+      try {
+        testing.stop();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot stop zookeeper on " + testing.getPort(), e);
+      }
+    }
+
+    @Override
+    public boolean isRunning() {
+      return true; // TestingServer does not say; EmbeddedZooKeeper never asked it
+    }
+
+    @Override
+    public void close() {
+      try {
+        testing.close();
+      } catch (IOException e) {
+        log.warn("zookeeper on 127.0.0.1:{} did not close cleanly", testing.getPort(), e);
+      }
+    }
   }
 }

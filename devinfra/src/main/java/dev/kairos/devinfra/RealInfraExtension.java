@@ -3,6 +3,7 @@ package dev.kairos.devinfra;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.TestInstanceFactoryContext;
+import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
@@ -19,12 +22,19 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * closes them after the last test of the JVM; a later class asking for more gets the extra ones
  * started into the same pool. A component that cannot start fails the class before any test runs,
  * with the component and the cause in the message.
+ *
+ * <p>The backend is {@link InfraBackend#selected()}: the embedded kit by default, containers with
+ * {@code -Dkairos.infra=containers}. A class the selected backend cannot run (no Docker engine, a
+ * component the containers backend does not provide) is skipped with the reason printed, before its
+ * instance is built (per-class lifecycles resolve constructor parameters first).
  */
-public final class RealInfraExtension implements BeforeAllCallback, ParameterResolver {
+public final class RealInfraExtension
+    implements BeforeAllCallback, TestInstancePreConstructCallback, ParameterResolver {
 
   private static final Namespace NAMESPACE = Namespace.create(RealInfraExtension.class);
   private static final String POOL = "pool";
   private static final String VIEW = "view";
+  private static final String GATE = "gate";
 
   private static final Map<Class<?>, Function<EmbeddedInfrastructure, Object>> INJECTABLE =
       Map.of(
@@ -37,8 +47,38 @@ public final class RealInfraExtension implements BeforeAllCallback, ParameterRes
           EmbeddedPostgreSql.class, EmbeddedInfrastructure::postgres);
 
   @Override
+  public void preConstructTestInstance(
+      TestInstanceFactoryContext factoryContext, ExtensionContext context) {
+    skipUnlessRunnable(context);
+  }
+
+  @Override
   public void beforeAll(ExtensionContext context) {
+    skipUnlessRunnable(context);
     infrastructureFor(context);
+  }
+
+  /** Aborts (skips) the class with the reason printed when the selected backend cannot run it. */
+  private static void skipUnlessRunnable(ExtensionContext context) {
+    Class<?> testClass = context.getRequiredTestClass();
+    InfraRequest request = InfraRequest.of(annotationOf(testClass));
+    gate(context)
+        .skipReason(testClass.getName(), request)
+        .ifPresent(
+            reason -> {
+              System.err.println(reason); // surefire/failsafe reports keep it too
+              Assumptions.abort(reason);
+            });
+  }
+
+  private static BackendGate gate(ExtensionContext context) {
+    return context
+        .getRoot()
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(
+            GATE,
+            key -> new BackendGate(InfraBackend.selected(), DockerProbe.TESTCONTAINERS),
+            BackendGate.class);
   }
 
   @Override
@@ -78,20 +118,21 @@ public final class RealInfraExtension implements BeforeAllCallback, ParameterRes
   }
 
   private static EmbeddedInfrastructure startFor(ExtensionContext context, Class<?> testClass) {
-    RealInfra annotation =
-        findAnnotation(testClass)
-            .orElseThrow(
-                () ->
-                    new ExtensionConfigurationException(
-                        testClass.getName() + " uses RealInfraExtension without @RealInfra"));
-    InfraRequest request = InfraRequest.of(annotation);
+    InfraRequest request = InfraRequest.of(annotationOf(testClass));
+    InfraBackend backend = gate(context).backend();
     ComponentPool pool =
         context
             .getRoot()
             .getStore(NAMESPACE)
             .getOrComputeIfAbsent(
                 POOL,
-                key -> new SharedPool(new ComponentPool(EmbeddedInfrastructure.newTempWorkDir())),
+                key ->
+                    new SharedPool(
+                        new ComponentPool(
+                            EmbeddedInfrastructure.newTempWorkDir(),
+                            backend == InfraBackend.CONTAINERS
+                                ? new ContainerStarter()
+                                : ComponentStarter.EMBEDDED)),
                 SharedPool.class)
             .pool();
     try {
@@ -101,6 +142,14 @@ public final class RealInfraExtension implements BeforeAllCallback, ParameterRes
           "@RealInfra for " + testClass.getName() + " failed: " + e.getMessage(), e);
     }
     return new EmbeddedInfrastructure(pool, request, false);
+  }
+
+  private static RealInfra annotationOf(Class<?> testClass) {
+    return findAnnotation(testClass)
+        .orElseThrow(
+            () ->
+                new ExtensionConfigurationException(
+                    testClass.getName() + " uses RealInfraExtension without @RealInfra"));
   }
 
   private static ExtensionContext classContextOf(ExtensionContext context, Class<?> testClass) {

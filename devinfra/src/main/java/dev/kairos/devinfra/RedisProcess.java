@@ -23,7 +23,7 @@ import java.util.List;
  * on every start. Here the log goes to {@code redis.log} and readiness is a real PING answered with
  * PONG (a server loading its AOF answers LOADING and is not ready yet).
  */
-final class RedisProcess {
+final class RedisProcess implements ServerControl {
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
   private static final long STOP_GRACE_SECONDS = 10;
@@ -49,11 +49,13 @@ final class RedisProcess {
     return dir;
   }
 
-  synchronized boolean isRunning() {
+  @Override
+  public synchronized boolean isRunning() {
     return process != null && process.isAlive();
   }
 
-  synchronized void start() {
+  @Override
+  public synchronized void start() {
     if (isRunning()) {
       throw new IllegalStateException("redis on port " + port + " is already running");
     }
@@ -91,11 +93,17 @@ final class RedisProcess {
         });
   }
 
-  synchronized void stop() {
+  @Override
+  public synchronized void stop() {
     if (process != null) {
       ChildProcesses.terminate(process, STOP_GRACE_SECONDS);
       process = null;
     }
+  }
+
+  @Override
+  public void close() {
+    stop();
   }
 
   synchronized long pid() {

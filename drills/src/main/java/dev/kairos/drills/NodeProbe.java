@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,6 +43,63 @@ public final class NodeProbe {
       return ClusterView.of(JSON.readTree(get("/actuator/health/cluster", false)).path("details"));
     } catch (IOException e) {
       throw new UncheckedIOException("unreadable cluster health on port " + port, e);
+    }
+  }
+
+  /** The member names this node sees, from {@code /actuator/health/cluster}. */
+  public List<String> members() {
+    try {
+      List<String> names = new ArrayList<>();
+      JSON.readTree(get("/actuator/health/cluster", false))
+          .path("details")
+          .path("members")
+          .forEach(n -> names.add(n.asText()));
+      return names;
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable cluster health on port " + port, e);
+    }
+  }
+
+  /**
+   * Asks the node to drain ({@code POST /api/v1/node/drain}, ADMIN), exiting once drained if {@code
+   * exit}; returns the phase it answered with.
+   */
+  public String drain(boolean exit) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/node/drain"))
+            .timeout(TIMEOUT)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"exit\":" + exit + "}"));
+    if (bearerToken != null) {
+      request.header("Authorization", "Bearer " + bearerToken);
+    }
+    try {
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 202 && response.statusCode() != 200) {
+        throw new IllegalStateException(
+            "POST /api/v1/node/drain on port "
+                + port
+                + " answered "
+                + response.statusCode()
+                + ": "
+                + response.body());
+      }
+      return JSON.readTree(response.body()).path("phase").asText();
+    } catch (IOException e) {
+      throw new UncheckedIOException("POST /api/v1/node/drain on port " + port + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** The node's drain status ({@code GET /api/v1/node/drain}): phase, entries, message. */
+  public JsonNode drainStatus() {
+    try {
+      return JSON.readTree(get("/api/v1/node/drain", true));
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable drain status on port " + port, e);
     }
   }
 

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The command line of {@link LocalClusterCli}: a command ({@code up}, {@code status}, {@code down})
- * and options written {@code --name value} or {@code --name=value}.
+ * The command line of {@link LocalClusterCli}: a command ({@code up}, {@code status}, {@code down},
+ * {@code drain <node>}) and options written {@code --name value} or {@code --name=value}.
  *
  * @param dir the cluster's folder: logs, pid files, the infrastructure's data, the admin token
  * @param nodes scheduler node JVMs ({@code up})
@@ -20,6 +20,7 @@ import java.util.Set;
  * @param executorJar the sample executor's exec jar
  * @param app the executor app the sample executors serve (their {@code kairos.executor.app})
  * @param jvmOptions options of every node and executor JVM
+ * @param target the node a {@code drain} is for (e.g. {@code node-2}), else empty
  */
 public record CliOptions(
     String command,
@@ -30,9 +31,10 @@ public record CliOptions(
     Path nodeJar,
     Path executorJar,
     String app,
-    List<String> jvmOptions) {
+    List<String> jvmOptions,
+    String target) {
 
-  static final List<String> COMMANDS = List.of("up", "status", "down");
+  static final List<String> COMMANDS = List.of("up", "status", "down", "drain");
   static final List<String> DEFAULT_JVM_OPTIONS =
       List.of("-Xmx384m", "-XX:+UseSerialGC", "-Xss512k");
   private static final Set<String> NAMES =
@@ -49,6 +51,9 @@ public record CliOptions(
       throw new IllegalArgumentException("--base-port must leave room for every node: " + basePort);
     }
     jvmOptions = List.copyOf(jvmOptions);
+    if (command.equals("drain") && target.isEmpty()) {
+      throw new IllegalArgumentException("drain needs the node to drain, e.g. node-2\n" + usage());
+    }
   }
 
   /** Parses {@code args}; the first is the command. */
@@ -58,6 +63,10 @@ public record CliOptions(
     }
     Map<String, String> given = new HashMap<>();
     List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
+    String target = "";
+    if (args[0].equals("drain") && !rest.isEmpty() && !rest.get(0).startsWith("--")) {
+      target = rest.remove(0);
+    }
     for (int i = 0; i < rest.size(); i++) {
       String arg = rest.get(i);
       if (!arg.startsWith("--")) {
@@ -94,19 +103,22 @@ public record CliOptions(
         given.getOrDefault("app", "demo"),
         given.containsKey("jvm")
             ? Arrays.stream(given.get("jvm").split(" ")).filter(s -> !s.isBlank()).toList()
-            : DEFAULT_JVM_OPTIONS);
+            : DEFAULT_JVM_OPTIONS,
+        target);
   }
 
   static String usage() {
     return """
-        usage: local-cluster.sh up|status|down [options]
-          --nodes N          scheduler node JVMs (up; default 3)
-          --executors M      sample executor JVMs (up; default 2)
-          --base-port P      HTTP port of node-1, node k gets P+k-1 (default 8080)
-          --dir D            logs, pid files and data (default target/local-cluster)
-          --node-jar J       the node's exec jar (default scheduler-node/target/...-exec.jar)
-          --executor-jar J   the sample executor's exec jar (default examples/demo-executor/target/...-exec.jar)
-          --app A            executor app of the sample executors (default demo)
-          --jvm "OPTS"       options of each node and executor JVM (default "-Xmx384m -XX:+UseSerialGC -Xss512k")""";
+    usage: local-cluster.sh up|status|down [options]
+           local-cluster.sh drain <node> [--dir D]   drain the node (hands its wheel over), it then exits
+      --nodes N          scheduler node JVMs (up; default 3)
+      --executors M      sample executor JVMs (up; default 2)
+      --base-port P      HTTP port of node-1, node k gets P+k-1 (default 8080)
+      --dir D            logs, pid files and data (default target/local-cluster)
+      --node-jar J       the node's exec jar (default scheduler-node/target/...-exec.jar)
+      --executor-jar J   the sample executor's exec jar (default examples/demo-executor/target/...-exec.jar)
+      --app A            executor app of the sample executors (default demo)
+      --jvm "OPTS"       options of each node and executor JVM (default "-Xmx384m -XX:+UseSerialGC -Xss512k")\
+    """;
   }
 }

@@ -12,9 +12,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * What the CLI asks a node over HTTP, as an operator would: the health components (public) and the
- * executor registry (admin token). A node that does not answer makes the call throw; pollers treat
- * that as "not yet".
+ * What the CLI asks a node over HTTP, as an operator would: the health components (public), the
+ * executor registry and the node drain (admin token). A node that does not answer makes the call
+ * throw; pollers treat that as "not yet".
  */
 final class NodeHttp {
 
@@ -47,6 +47,40 @@ final class NodeHttp {
   /** Instance ids of the live executor slots of {@code app}. */
   List<String> executorInstances(int port, String app) {
     return get(port, "/api/v1/executors/" + app, true).findValuesAsText("instanceId");
+  }
+
+  /** Asks the node to drain and exit once drained; returns the phase it answered with. */
+  String drain(int port) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/node/drain"))
+            .timeout(TIMEOUT)
+            .header("Authorization", "Bearer " + adminToken)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"exit\":true}"))
+            .build();
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200 && response.statusCode() != 202) {
+        throw new IllegalStateException(
+            "POST /api/v1/node/drain on port "
+                + port
+                + " answered "
+                + response.statusCode()
+                + ": "
+                + response.body());
+      }
+      return JSON.readTree(response.body()).path("phase").asText();
+    } catch (IOException e) {
+      throw new UncheckedIOException("POST /api/v1/node/drain on port " + port + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** The node's drain status: phase, wheel and inflight entries, message. */
+  JsonNode drainStatus(int port) {
+    return get(port, "/api/v1/node/drain", true);
   }
 
   private JsonNode get(int port, String path, boolean authenticated) {

@@ -41,6 +41,18 @@ class CliOptionsTest {
   }
 
   @Test
+  void drainTakesTheNodeNameAndRequiresIt() {
+    CliOptions o = CliOptions.parse("drain", "node-2", "--dir", "x");
+    assertThat(o.command()).isEqualTo("drain");
+    assertThat(o.target()).isEqualTo("node-2");
+    assertThat(CliOptions.parse("up").target()).isEmpty();
+    assertThatThrownBy(() -> CliOptions.parse("drain"))
+        .hasMessageContaining("drain needs the node to drain");
+    assertThatThrownBy(() -> CliOptions.parse("up", "node-2"))
+        .hasMessageContaining("expected --name value");
+  }
+
+  @Test
   void aBadCommandLineExitsWithTwoAndPrintsUsage() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int exit = LocalClusterCli.run(new PrintStream(bytes, true, StandardCharsets.UTF_8), "restart");

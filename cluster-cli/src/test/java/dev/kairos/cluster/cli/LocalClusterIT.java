@@ -15,10 +15,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs {@code deploy/local-cluster.sh} as a user does: {@code up} with two nodes and one executor
+ * Runs {@code deploy/local-cluster.sh} as a user does: {@code up} with three nodes and one executor
  * (separate JVMs from the exec jars), a job created over the REST API fires on the executor, one
- * node is killed with SIGKILL and the job keeps firing, {@code status} reports the dead node, and
- * {@code down} leaves no process of the cluster alive (nor any descendant, such as redis-server).
+ * follower is drained with {@code drain} (it exits) and the other killed with SIGKILL while the job
+ * keeps firing, {@code status} reports both nodes down, and {@code down} leaves no process of the
+ * cluster alive (nor any descendant, such as redis-server).
  */
 class LocalClusterIT {
 
@@ -33,13 +34,13 @@ class LocalClusterIT {
 
   @Test
   void upFiresAJobSurvivesANodeKillAndDownLeavesNoProcess() throws Exception {
-    int basePort = FreePorts.pickBlock(0, 1); // the two nodes' HTTP ports
+    int basePort = FreePorts.pickBlock(0, 1, 2); // the three nodes' HTTP ports
     Result up =
         script(
             Duration.ofMinutes(8),
             "up",
             "--nodes",
-            "2",
+            "3",
             "--executors",
             "1",
             "--base-port",
@@ -52,7 +53,9 @@ class LocalClusterIT {
 
     ClusterLayout layout = new ClusterLayout(DIR);
     List<PidFile> processes = layout.processes();
-    assertThat(processes).extracting(PidFile::name).contains("infra", "node-1", "node-2", "exec-1");
+    assertThat(processes)
+        .extracting(PidFile::name)
+        .contains("infra", "node-1", "node-2", "node-3", "exec-1");
     List<ProcessHandle> everyProcess = new ArrayList<>();
     for (PidFile p : processes) {
       ProcessHandle handle = p.liveHandle().orElseThrow();
@@ -70,16 +73,30 @@ class LocalClusterIT {
     assertThat(created.statusCode()).as(created.body()).isBetween(200, 201);
     long firstSuccess = api.awaitSuccess("local-it", 0, Duration.ofSeconds(90));
 
-    // Kill the follower (SIGKILL, no goodbye): the leader declares it dead and keeps the job
-    // firing.
     String leader = new NodeHttp(token).cluster(node1).leader();
-    PidFile follower =
+    List<PidFile> followers =
         processes.stream()
             .filter(p -> p.role() == ProcessRole.NODE && !p.name().equals(leader))
-            .findFirst()
-            .orElseThrow();
+            .toList();
     int leaderPort =
         processes.stream().filter(p -> p.name().equals(leader)).findFirst().orElseThrow().port();
+
+    // Drain one follower (issue #16): it hands its wheel over, leaves and exits; the job fires on.
+    PidFile drained = followers.get(0);
+    ProcessHandle drainedHandle = drained.liveHandle().orElseThrow();
+    Result drain = script(Duration.ofMinutes(5), "drain", drained.name(), "--dir", DIR.toString());
+    assertThat(drain.exit()).as("drain output:\n%s", drain.output()).isZero();
+    assertThat(drain.output()).contains(drained.name() + ": drained and exited");
+    assertThat(drainedHandle.isAlive()).as("the drained node's process").isFalse();
+    long drainedAt = System.currentTimeMillis();
+    long afterDrain =
+        new JobApiClient("127.0.0.1", leaderPort, token)
+            .awaitSuccess("local-it", drainedAt, Duration.ofSeconds(90));
+    assertThat(afterDrain).isGreaterThan(firstSuccess);
+
+    // Kill the other follower (SIGKILL, no goodbye): the leader declares it dead and keeps the job
+    // firing.
+    PidFile follower = followers.get(1);
     ProcessHandle followerHandle = follower.liveHandle().orElseThrow();
     followerHandle.destroyForcibly();
     followerHandle.onExit().get(30, TimeUnit.SECONDS);
@@ -87,12 +104,13 @@ class LocalClusterIT {
     long afterKill =
         new JobApiClient("127.0.0.1", leaderPort, token)
             .awaitSuccess("local-it", killedAt, Duration.ofSeconds(90));
-    assertThat(afterKill).isGreaterThan(firstSuccess);
+    assertThat(afterKill).isGreaterThan(afterDrain);
 
     Result status = script(Duration.ofMinutes(1), "status", "--dir", DIR.toString());
     assertThat(status.exit()).as("status output:\n%s", status.output()).isEqualTo(3);
     assertThat(status.output())
         .containsPattern(follower.name() + " +NODE +pid +\\d+ +DOWN")
+        .containsPattern(drained.name() + " +NODE +pid +\\d+ +DOWN")
         .contains("leader " + leader);
 
     Result down = script(Duration.ofMinutes(3), "down", "--dir", DIR.toString());

@@ -22,12 +22,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leader's wheel failover: at election (after raising every fence to the term), every {@code
- * interval}, whenever a member's znode vanishes and whenever the leader declares a silent follower
- * dead, moves the entries of every node name in any shard's node set that is not a live member to
- * the live members. Sweeping every orphan (not just the node that died) covers a leader killed half
- * way through a move and a claim written to a node just swept. Only the sweeper thread sweeps; a
- * fence rejection stops it and goes to {@code onStaleTerm} (wire {@link
- * LeadershipManager#onStaleTerm}).
+ * interval}, whenever a member's znode vanishes, whenever a member asks to be drained and whenever
+ * the leader declares a silent follower dead, moves the entries of every node name in any shard's
+ * node set that is not a live member to the live members. Sweeping every orphan (not just the node
+ * that died) covers a leader killed half way through a move and a claim written to a node just
+ * swept. Only the sweeper thread sweeps; a fence rejection stops it and goes to {@code onStaleTerm}
+ * (wire {@link LeadershipManager#onStaleTerm}).
  */
 public final class FailoverSweeper
     implements LeadershipListener, MembershipListener, AutoCloseable {
@@ -110,6 +110,12 @@ public final class FailoverSweeper
 
   @Override
   public void left(Member member) {
+    submit(term);
+  }
+
+  /** A member being drained: its live-node view already excludes it, so the sweep moves it. */
+  @Override
+  public void draining(Member member) {
     submit(term);
   }
 

@@ -32,4 +32,12 @@ public record ZkLayout(String root) {
   public String leader() {
     return root + "/leader";
   }
+
+  public String draining() {
+    return root + "/draining";
+  }
+
+  public String draining(String nodeName) {
+    return draining() + "/" + nodeName;
+  }
 }

@@ -35,6 +35,7 @@ class FailoverSweepIT {
   private final ZkLayout layout = new ZkLayout("/kairos-it/" + UUID.randomUUID());
   private final InProcessTransport transport = new InProcessTransport();
   private final List<AutoCloseable> toClose = new ArrayList<>();
+  private final java.util.Map<String, DrainMarks> marks = new java.util.HashMap<>();
   private ClusterFixture fx;
   private ShardFence fence;
 
@@ -63,20 +64,25 @@ class FailoverSweepIT {
    */
   private TestNode node(String name, Duration sweepInterval) {
     TestNode node = new TestNode(name, zk.connectString(), layout, transport, fence::highestFence);
+    DrainMarks drainMarks = new DrainMarks(node.client, layout);
+    marks.put(name, drainMarks);
     FailoverSweeper sweeper =
         new FailoverSweeper(
             name,
             new NodeEntryMover(fx.redis, fx.keys, 16, 10_000, WheelNotifier.NONE, node.meters),
             fence,
-            node.membership,
+            drainMarks.excludingDraining(node.membership),
             System::currentTimeMillis,
             sweepInterval,
             node.manager::onStaleTerm,
             node.meters);
     node.manager.addListener(sweeper);
     node.membership.addListener(sweeper);
+    drainMarks.addListener(sweeper);
     toClose.add(node);
+    toClose.add(drainMarks);
     toClose.add(sweeper);
+    drainMarks.start();
     sweeper.start();
     return node.start();
   }
@@ -188,5 +194,35 @@ class FailoverSweepIT {
         WAIT,
         "the dead member's wheel moved by the new leader",
         () -> fx.wheel(victim.name).isEmpty());
+  }
+
+  @Test
+  void aMemberMarkedDrainingHasItsWheelMovedWhileItStaysAMember() {
+    List<TestNode> all =
+        List.of(
+            node("n1", Duration.ofMinutes(5)),
+            node("n2", Duration.ofMinutes(5)),
+            node("n3", Duration.ofMinutes(5)));
+    await(WAIT, "three members", () -> all.get(0).membership.members().size() == 3);
+    await(WAIT, "a leader", () -> all.stream().anyMatch(n -> n.manager.isLeader()));
+    TestNode leader = all.stream().filter(n -> n.manager.isLeader()).findFirst().orElseThrow();
+    TestNode leaving = all.stream().filter(n -> n != leader).findFirst().orElseThrow();
+    await(WAIT, "the leader's first sweep", () -> leader.counter("kairos.failover.sweeps") >= 1);
+    Set<String> ids = claimOnto(leaving.name, leader.manager.leadingTerm(), 20);
+
+    // Only the mark's create event can trigger a sweep now (the periodic one is 5 minutes away).
+    marks.get(leaving.name).mark(leaving.membership.self());
+
+    List<String> live = all.stream().filter(n -> n != leaving).map(n -> n.name).toList();
+    await(WAIT, "the draining member's wheel emptied", () -> fx.wheel(leaving.name).isEmpty());
+    assertThat(wheelsOf(live)).containsAll(ids);
+    for (String id : ids) {
+      assertThat(fx.trigger(id).get("node")).isIn(live);
+    }
+    assertThat(leader.membership.current()).as("still a member").contains(leaving.name);
+    assertThat(marks.get(leader.name).excludingDraining(leader.membership).current())
+        .as("but no longer a live node for the leader")
+        .containsExactlyInAnyOrderElementsOf(live);
+    assertThat(leader.manager.isLeader()).isTrue();
   }
 }

@@ -74,6 +74,9 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   private final ScheduledExecutorService loops;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
 
+  /** Set once by a drain: due entries stay in the persisted wheel for the leader to move. */
+  private volatile boolean quiesced;
+
   public NodeFirePath(
       NodeWheelStore store,
       SlotRouter router,
@@ -190,6 +193,27 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   }
 
   /**
+   * Stops taking due entries off the persisted wheel (a drain): what is already taken goes out and
+   * is acknowledged as usual, everything else stays in Redis, where the leader moves it to the
+   * other nodes. There is no way back; a drained node is restarted.
+   */
+  public void quiesce() {
+    if (!quiesced) {
+      quiesced = true;
+      log.info("node={} fire path quiesced: no more due entries are taken", store.node());
+    }
+  }
+
+  /**
+   * Whether a quiesced fire path has nothing of its own in flight: no batch handed to a take, no
+   * send awaiting a broker answer or the send window. Recorded acks are read from Redis (the node's
+   * inflight keys), not here.
+   */
+  public boolean quiet() {
+    return quiesced && ticker.handedOutCount() == 0 && window.inUse() == 0 && window.waiting() == 0;
+  }
+
+  /**
    * The leader assigned entries (called on a Redis reply thread: never blocks). Entries of other
    * nodes are ignored here; those nodes find them by their reconcile.
    */
@@ -211,6 +235,9 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
    * @return how many entries were added
    */
   int reconcile() {
+    if (quiesced) {
+      return 0; // the entries are the leader's to move now; re-adding them would only spin
+    }
     long now = clock.nowMs();
     List<dev.kairos.coordinator.wheel.WheelEntry> persisted =
         store.loadWheel(now + settings.preRead().toMillis(), FirePathSettings.PER_SHARD_LIMIT);
@@ -248,6 +275,10 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
    * the ticker keeps the batch marked handed-out, so the reconcile skips it.
    */
   private CompletableFuture<Void> fire(List<WheelEntry<Integer>> batch) {
+    if (quiesced) {
+      // Safety: nothing taken, so the leader's move (not this node) owns these entries now.
+      return CompletableFuture.completedFuture(null);
+    }
     // Per shard, the latest fire time of this batch: the take moves only entries up to it, so
     // concurrent batches of one instant split the work instead of the first taking everything.
     Map<Integer, Long> upTo = new TreeMap<>();

@@ -562,6 +562,7 @@ class AdminApiIT {
     drivers.put(
         "POST /api/v1/admin/rebuild",
         List.of(() -> node.post("/api/v1/admin/rebuild", null, ADMIN)));
+    drivers.put("GET /api/v1/node/drain", List.of(() -> node.get("/api/v1/node/drain", VIEWER)));
     drivers.put(
         "DELETE /api/v1/jobs/{id}",
         List.of(() -> node.call("DELETE", "/api/v1/jobs/" + created, null, ADMIN, Map.of())));
@@ -589,6 +590,17 @@ class AdminApiIT {
                               op.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey(),
                               codes);
                         }));
+    // Draining this one-node cluster is refused (nobody could take its wheel): its success codes
+    // are driven by NodeDrainDrillIT on three node processes; here the refusal changes nothing.
+    assertThat(documented.remove("POST /api/v1/node/drain")).containsExactlyInAnyOrder(200, 202);
+    ApiTestNode.Response bad = node.post("/api/v1/node/drain", "{\"exit\":\"maybe\"}", ADMIN);
+    assertThat(bad.status()).as(bad.toString()).isEqualTo(400);
+    assertThat(bad.json().path("errors").findValuesAsText("field")).contains("exit");
+    ApiTestNode.Response refused = node.post("/api/v1/node/drain", null, ADMIN);
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+    assertThat(refused.json().path("type").asText()).endsWith("drain-refused");
+    assertThat(node.get("/api/v1/node/drain", VIEWER).json().path("phase").asText())
+        .isEqualTo("SERVING");
     assertThat(documented.keySet())
         .as("every documented operation has a driver here, and every driver an operation")
         .containsExactlyInAnyOrderElementsOf(drivers.keySet());

@@ -35,6 +35,8 @@ public enum ProblemType {
       HttpStatus.CONFLICT,
       "trigger-waiting",
       "The trigger waits to be claimed and has no record to change yet"),
+  DRAIN_REFUSED(
+      HttpStatus.CONFLICT, "drain-refused", "No other serving member could take this node's wheel"),
   VERSION_CONFLICT(
       HttpStatus.CONFLICT, "version-conflict", "The job changed since the version you sent"),
   PAYLOAD_TOO_LARGE(

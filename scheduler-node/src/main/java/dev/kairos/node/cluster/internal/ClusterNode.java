@@ -1,7 +1,9 @@
 package dev.kairos.node.cluster.internal;
 
 import dev.kairos.coordinator.assign.ConsistentHashAssigner;
+import dev.kairos.coordinator.assign.LiveNodes;
 import dev.kairos.coordinator.cluster.ClusterTransport;
+import dev.kairos.coordinator.cluster.DrainMarks;
 import dev.kairos.coordinator.cluster.ElectionConfig;
 import dev.kairos.coordinator.cluster.FailoverSweeper;
 import dev.kairos.coordinator.cluster.LeadershipManager;
@@ -31,8 +33,9 @@ import org.apache.curator.framework.CuratorFramework;
 
 /**
  * This node's membership in the cluster and, while it leads, its leader duties: ZooKeeper
- * membership, the leadership manager, a scan loop per term ({@link LeaderDuties}) and the failover
- * sweeper. Spring-free; starts and closes them in dependency order.
+ * membership, the leadership manager, a scan loop per term ({@link LeaderDuties}), the failover
+ * sweeper and the drain marks (a member being drained is no live node: nothing is assigned to it
+ * and the sweeper moves its wheel). Spring-free; starts and closes them in dependency order.
  */
 final class ClusterNode implements AutoCloseable {
 
@@ -62,6 +65,7 @@ final class ClusterNode implements AutoCloseable {
   }
 
   private final ZkMembership membership;
+  private final DrainMarks drainMarks;
   private final RedisReachability reachability;
   private final LeadershipManager manager;
   private final LeaderDuties duties;
@@ -71,6 +75,7 @@ final class ClusterNode implements AutoCloseable {
   ClusterNode(Wiring w) {
     long recheckMs = Math.max(100, w.election().heartbeatInterval().toMillis() * 2);
     this.membership = new ZkMembership(w.client(), w.layout(), w.self(), recheckMs, w.meters());
+    this.drainMarks = new DrainMarks(w.client(), w.layout());
     ShardFence fence = new ShardFence(w.redis(), w.keys(), w.redisTimeout());
     ClusterPause pause = new ClusterPause(w.redis(), w.clock());
     this.reachability =
@@ -91,13 +96,14 @@ final class ClusterNode implements AutoCloseable {
             System::nanoTime,
             reachability,
             w.meters());
+    LiveNodes live = drainMarks.excludingDraining(manager.responsiveMembers());
     DueFireScanner scanner =
         new DueFireScanner(
             w.redis(),
             w.keys(),
             w.scan(),
             w.clock(),
-            manager.responsiveMembers(),
+            live,
             new ConsistentHashAssigner(),
             w.notifier(),
             new FireWindow(),
@@ -129,7 +135,7 @@ final class ClusterNode implements AutoCloseable {
             w.self().name(),
             mover,
             fence,
-            manager.responsiveMembers(),
+            live,
             w.clock(),
             w.election().sweepInterval(),
             manager::onStaleTerm,
@@ -137,6 +143,7 @@ final class ClusterNode implements AutoCloseable {
     manager.addListener(duties);
     manager.addListener(sweeper);
     membership.addListener(sweeper);
+    drainMarks.addListener(sweeper);
     Gauge.builder("kairos.cluster.term", manager, LeadershipManager::observedTerm)
         .description("the highest leader term this node has seen")
         .register(w.meters());
@@ -153,6 +160,7 @@ final class ClusterNode implements AutoCloseable {
       throw new IllegalStateException("cluster node is " + state.get());
     }
     membership.start();
+    drainMarks.start();
     sweeper.start();
     reachability.start();
     manager.start();
@@ -170,6 +178,18 @@ final class ClusterNode implements AutoCloseable {
     return duties;
   }
 
+  DrainMarks drainMarks() {
+    return drainMarks;
+  }
+
+  /**
+   * Stops standing for election; a leader steps down and deletes its leader znode so the others
+   * elect at once. The node stays a member (it answers heartbeats) until {@link #close()}.
+   */
+  void resign() {
+    manager.close();
+  }
+
   /** Steps down (closing the scan loop), stops sweeping, leaves the membership. */
   @Override
   public void close() {
@@ -180,6 +200,7 @@ final class ClusterNode implements AutoCloseable {
     reachability.close();
     duties.close();
     sweeper.close();
+    drainMarks.close();
     membership.close();
   }
 }

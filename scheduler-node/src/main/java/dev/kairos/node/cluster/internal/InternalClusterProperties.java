@@ -15,6 +15,8 @@ public class InternalClusterProperties {
 
   public static final Duration DEFAULT_FAILOVER_SWEEP_INTERVAL = Duration.ofSeconds(10);
 
+  public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofMinutes(2);
+
   /**
    * Shared secret every node sends to the others' internal endpoints (header {@code
    * X-Kairos-Cluster-Secret}) and requires from them; the same value on every node. Empty means a
@@ -24,6 +26,9 @@ public class InternalClusterProperties {
 
   /** Leader election and the leader's duties (scanning, failover). */
   private final Leadership leadership = new Leadership();
+
+  /** Draining this node out of the cluster ({@code POST /api/v1/node/drain}). */
+  private final Drain drain = new Drain();
 
   public String getSecret() {
     return secret;
@@ -35,6 +40,28 @@ public class InternalClusterProperties {
 
   public Leadership getLeadership() {
     return leadership;
+  }
+
+  public Drain getDrain() {
+    return drain;
+  }
+
+  /** {@code kairos.cluster.drain.*}. */
+  public static class Drain {
+
+    /**
+     * How long each step of a drain may wait (another member leading, in-flight sends acknowledged,
+     * the wheel moved, the member znode gone) before the drain is reported FAILED.
+     */
+    @NotNull private Duration timeout = DEFAULT_DRAIN_TIMEOUT;
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
   }
 
   /** {@code kairos.cluster.leadership.*}. */

@@ -6,6 +6,7 @@ import dev.kairos.coordinator.cluster.ElectionConfig;
 import dev.kairos.coordinator.cluster.LeadershipManager;
 import dev.kairos.coordinator.cluster.Member;
 import dev.kairos.coordinator.cluster.ZkLayout;
+import dev.kairos.coordinator.failover.NodeHoldings;
 import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.redis.KairosRedis;
@@ -16,20 +17,25 @@ import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.alarm.LeaderView;
 import dev.kairos.node.cluster.ClusterProperties;
 import dev.kairos.node.cluster.TimingParameters;
+import dev.kairos.node.cluster.drain.DrainHealthIndicator;
+import dev.kairos.node.cluster.drain.NodeDrain;
 import dev.kairos.node.fire.NodeFirePath;
 import dev.kairos.node.fire.ObservedTerm;
 import dev.kairos.node.lifecycle.guard.LostTriggerDuty;
 import dev.kairos.node.system.NodeIdentity;
 import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.zookeeper.ZookeeperProperties;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -144,6 +150,54 @@ class LeadershipConfiguration {
   @Bean
   LeaderView leaderView(ClusterNode node, CuratorFramework curator) {
     return new ClusterLeaderView(node.manager(), node.membership(), curator);
+  }
+
+  /**
+   * Drains this node out of the cluster on request ({@code POST /api/v1/node/drain}); exits the
+   * process afterwards when asked, through Spring's orderly shutdown.
+   */
+  @Bean(destroyMethod = "close")
+  NodeDrain nodeDrain(
+      ClusterNode node,
+      ObjectProvider<NodeFirePath> firePath,
+      KairosRedis redis,
+      RedisKeys keys,
+      LeaderTracker tracker,
+      CuratorFramework curator,
+      ZookeeperProperties zookeeper,
+      InternalClusterProperties cluster,
+      ConfigurableApplicationContext context,
+      MeterRegistry meters) {
+    ClusterDrainSteps steps =
+        new ClusterDrainSteps(
+            node,
+            firePath.getIfAvailable(),
+            new NodeHoldings(redis, keys),
+            tracker,
+            curator,
+            new ZkLayout(zookeeper.getRootPath()));
+    Runnable exit =
+        () -> {
+          // Not on the drain thread: the context's shutdown closes the drain and waits for it.
+          Thread thread =
+              new Thread(
+                  () -> System.exit(SpringApplication.exit(context, () -> 0)), "kairos-drain-exit");
+          thread.start();
+        };
+    NodeDrain drain =
+        new NodeDrain(steps, cluster.getDrain().getTimeout(), System::currentTimeMillis, exit);
+    Gauge.builder("kairos.node.drain.phase", drain, d -> d.status().phase().ordinal())
+        .description(
+            "this node's drain: 0 SERVING, 1 RESIGNING, 2 QUIESCING, 3 HANDING_OFF, 4 LEAVING,"
+                + " 5 DRAINED, 6 FAILED")
+        .register(meters);
+    drain.start();
+    return drain;
+  }
+
+  @Bean
+  DrainHealthIndicator drainHealthIndicator(NodeDrain drain) {
+    return new DrainHealthIndicator(drain);
   }
 
   @Bean
