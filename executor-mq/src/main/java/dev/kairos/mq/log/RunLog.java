@@ -3,6 +3,7 @@ package dev.kairos.mq.log;
 import dev.kairos.core.log.LogLine;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The lines one run logged that are not shipped yet, with the run's caps: at most {@link
@@ -91,6 +92,18 @@ public final class RunLog {
     List<LogLine> out = pending;
     pending = new ArrayList<>();
     return out;
+  }
+
+  /**
+   * Takes the pending lines and hands them to {@code send} while still holding this run's lock, so
+   * two sends of one run (the flusher's and the run's last) are issued in sequence order: the last
+   * lines, issued just before the completion, can never overtake earlier ones.
+   *
+   * @return what {@code send} returned, or null when nothing was pending
+   */
+  public synchronized <T> T drainInto(Function<List<LogLine>, T> send) {
+    List<LogLine> lines = drain();
+    return lines.isEmpty() ? null : send.apply(lines);
   }
 
   /** Lines logged after a cap was reached (not kept). */

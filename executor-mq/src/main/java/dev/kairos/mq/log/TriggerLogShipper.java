@@ -109,11 +109,8 @@ public final class TriggerLogShipper implements AutoCloseable {
    */
   public CompletableFuture<Void> finish(RunLog run) {
     capped.add(run.dropped());
-    List<LogLine> lines = run.drain();
-    if (lines.isEmpty()) {
-      return CompletableFuture.completedFuture(null);
-    }
-    return send(run, lines);
+    CompletableFuture<Void> sent = run.drainInto(lines -> send(run, lines));
+    return sent == null ? CompletableFuture.completedFuture(null) : sent;
   }
 
   private void flushLoop() {
@@ -137,9 +134,10 @@ public final class TriggerLogShipper implements AutoCloseable {
     List<CompletableFuture<Void>> sent = new ArrayList<>();
     RunLog run;
     while ((run = dirty.poll()) != null) {
-      List<LogLine> lines = run.drain();
-      if (!lines.isEmpty()) {
-        sent.add(send(run, lines));
+      RunLog current = run;
+      CompletableFuture<Void> batch = run.drainInto(lines -> send(current, lines));
+      if (batch != null) {
+        sent.add(batch);
       }
     }
     if (sent.isEmpty()) {
