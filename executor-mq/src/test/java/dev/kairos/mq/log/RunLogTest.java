@@ -84,6 +84,18 @@ class RunLogTest {
   }
 
   @Test
+  void drainIntoSendsOnlyWhenLinesArePendingAndRequeuesOnTheNextLine() {
+    RunLog run = run(TriggerLogSettings.DEFAULTS);
+    assertThat(run.<Integer>drainInto(List::size)).isNull();
+    run.add(1, "INFO", "a");
+    run.add(2, "INFO", "b");
+    Integer sent = run.drainInto(List::size);
+    assertThat(sent).isEqualTo(2);
+    assertThat(run.<Integer>drainInto(List::size)).isNull();
+    assertThat(run.add(3, "INFO", "c")).as("queued again after the drain").isTrue();
+  }
+
+  @Test
   void logLinesRoundTripThroughTheirStoredForms() {
     LogLine line = new LogLine(7, 1_700_000_000_000L, "ERROR", "a\tb\nc");
     assertThat(LogLine.decode(line.encode())).isEqualTo(line);
