@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.kairos.core.log.LogLine;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedPostgreSql;
 import dev.kairos.devinfra.RealInfra;
@@ -147,5 +148,46 @@ class TriggerHistoryIT {
             () -> new TriggerRetention(dataSource, clock, Duration.ofDays(6), Duration.ZERO, 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least");
+  }
+
+  private SyncEvent logEvent(String triggerId, long fireMs, long... seqs) {
+    seq++;
+    Map<String, String> body = new java.util.LinkedHashMap<>();
+    body.put("type", "TRIGGER_LOG");
+    body.put("triggerId", triggerId);
+    body.put("jobId", triggerId.substring(0, triggerId.indexOf(':')));
+    body.put("fireMs", Long.toString(fireMs));
+    for (long s : seqs) {
+      body.put(
+          "L" + s, new LogLine(s, fireMs + s, "INFO", "line " + s + "\twith a tab").encodeBody());
+    }
+    return parser.parse(0, (fireMs + 1) + "-" + seq, body);
+  }
+
+  @Test
+  void logLinesAreStoredOnceInOrderAndPagedAfterACursor() throws SQLException {
+    SyncStore store = new SyncStore(dataSource);
+    String trigger = "a:" + DAY0;
+    // Batches applied out of order, one of them twice (a replay): each line is kept once.
+    store.apply(List.of(logEvent(trigger, DAY0, 3, 4), logEvent(trigger, DAY0, 1, 2)));
+    store.apply(List.of(logEvent(trigger, DAY0, 3, 4)));
+    assertThat(queries.logLines(trigger, 0, 100))
+        .extracting(LogLine::seq)
+        .containsExactly(1L, 2L, 3L, 4L);
+    assertThat(queries.logLines(trigger, 2, 1))
+        .containsExactly(new LogLine(3, DAY0 + 3, "INFO", "line 3\twith a tab"));
+    assertThat(queries.logLines(trigger, 4, 100)).isEmpty();
+  }
+
+  @Test
+  void retentionDeletesOldTriggersLogLinesToo() throws SQLException {
+    SyncStore store = new SyncStore(dataSource);
+    long old = DAY0;
+    long recent = DAY0 + Duration.ofDays(8).toMillis();
+    store.apply(List.of(logEvent("a:" + old, old, 1, 2, 3), logEvent("a:" + recent, recent, 1)));
+    SettableClock clock = new SettableClock(DAY0 + Duration.ofDays(7).toMillis() + HOUR);
+    new TriggerRetention(dataSource, clock, Duration.ofDays(7), Duration.ofHours(1), 2).purge();
+    assertThat(queries.logLines("a:" + old, 0, 100)).isEmpty();
+    assertThat(queries.logLines("a:" + recent, 0, 100)).hasSize(1);
   }
 }

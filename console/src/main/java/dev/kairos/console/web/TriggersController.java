@@ -20,13 +20,17 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 /**
  * Triggers: a search over the recent triggers of the jobs that match (the stores keep a recent
  * index per job, not one across jobs, so the search reads at most {@code
- * kairos.console.trigger-search-jobs} jobs and says so), one trigger's details, and cancel.
+ * kairos.console.trigger-search-jobs} jobs and says so), one trigger's details with its handler log
+ * (tailed live while the run goes), and cancel.
  */
 @Controller
 class TriggersController {
 
   static final int PER_JOB = 20;
   static final int SHOWN = 100;
+
+  /** Log lines per read: the first render and every tail step. */
+  static final int LOG_PAGE = 500;
 
   private final NodeApi api;
   private final ConsoleProperties properties;
@@ -78,7 +82,36 @@ class TriggersController {
     }
     model.addAttribute("trigger", trigger.body());
     model.addAttribute("final", isFinal(trigger.body().get("state")));
+    addLog(id, 0, model);
     return "console/trigger";
+  }
+
+  /**
+   * The handler log after {@code after}: the new lines, then (while the run goes or more lines
+   * wait) a poller that replaces itself with the next ones; htmx tails the log this way and stops
+   * once the run has finished and every line is shown.
+   */
+  @GetMapping("/console/trigger/log")
+  String log(@RequestParam String id, @RequestParam(defaultValue = "0") long after, Model model) {
+    addLog(id, after, model);
+    return "console/trigger-log :: log-lines";
+  }
+
+  private void addLog(String id, long after, Model model) {
+    ApiResponse page =
+        api.get(Paths.trigger(id) + "/log?after=" + Math.max(0, after) + "&limit=" + LOG_PAGE);
+    boolean ok = page.ok();
+    boolean more = ok && Boolean.TRUE.equals(page.body().get("more"));
+    boolean finished = ok && Boolean.TRUE.equals(page.body().get("finished"));
+    model.addAttribute("logTriggerId", id);
+    model.addAttribute("logLines", ok ? page.list("lines") : List.of());
+    model.addAttribute("logNext", ok ? number(page.body().get("nextCursor")) : after);
+    model.addAttribute("logMore", more);
+    // A failed read keeps polling (slower): a node restart must not end the tail for good.
+    model.addAttribute("logPoll", !ok || more || !finished);
+    model.addAttribute("logEnded", ok && finished && !more);
+    model.addAttribute("logSource", ok ? page.body().get("source") : null);
+    model.addAttribute("logProblem", ok ? null : page.problem());
   }
 
   /** The job page's trigger table, polled by htmx so a fire shows up without a reload. */

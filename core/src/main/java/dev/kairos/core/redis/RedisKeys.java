@@ -131,6 +131,16 @@ public final class RedisKeys {
   }
 
   /**
+   * ZSET: the handler log of one trigger, member = {@code LogLine.encode()}, score = the line's
+   * sequence number (from 1), so a page after a cursor is one {@code ZRANGEBYSCORE} and a replayed
+   * append is idempotent. In the trigger's shard (its hash tag), capped by the executor and kept
+   * with a TTL; PostgreSQL keeps the history ({@code kairos_trigger_log}).
+   */
+  public static String triggerLog(int shard, String triggerId) {
+    return tag(shard) + "triggerlog:" + triggerId;
+  }
+
+  /**
    * ZSET: a job's recent trigger ids scored by fire time (bounded; history lives in PostgreSQL).
    */
   public static String jobTriggers(int shard, String jobId) {

@@ -13,6 +13,9 @@ package dev.kairos.core.store;
  *       executor and startedMs; endedMs, message and {@code late} for a result after a final
  *       state).
  *   <li>{@code TRIGGER_MOVED}: a dead node's entry moved to another node by the leader.
+ *   <li>{@code TRIGGER_LOG}: handler log lines of a running trigger ({@code append_trigger_log.lua}
+ *       in executor-mq): fireMs, and one field {@code L<seq>} per line holding {@code
+ *       LogLine.encodeBody()}. It changes no state; persistence-sync copies the lines.
  * </ul>
  */
 public final class TriggerEvents {
@@ -20,6 +23,10 @@ public final class TriggerEvents {
   public static final String TRIGGER_CLAIMED = "TRIGGER_CLAIMED";
   public static final String TRIGGER_UPDATED = "TRIGGER_UPDATED";
   public static final String TRIGGER_MOVED = "TRIGGER_MOVED";
+  public static final String TRIGGER_LOG = "TRIGGER_LOG";
+
+  /** Prefix of a TRIGGER_LOG event's line fields: {@code L<seq>}. */
+  public static final String LOG_LINE_FIELD = "L";
 
   private TriggerEvents() {}
 }

@@ -1,5 +1,6 @@
 package dev.kairos.mq.executor;
 
+import dev.kairos.mq.log.TriggerLogShipper;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -89,6 +90,29 @@ public final class ExecutorMetrics implements MeterBinder {
         .tags(tags)
         .description("handler runs in progress")
         .register(registry);
+    logLines(registry, tags, "shipped", TriggerLogShipper::shippedLines);
+    logLines(registry, tags, "lost", TriggerLogShipper::lostLines);
+    logLines(registry, tags, "capped", TriggerLogShipper::cappedLines);
+    FunctionCounter.builder(
+            "kairos.executor.log.calls", executor, e -> logValue(e, TriggerLogShipper::calls))
+        .tags(tags)
+        .description("script calls that shipped handler log lines to Redis")
+        .register(registry);
+  }
+
+  private void logLines(
+      MeterRegistry registry, Tags tags, String outcome, ToLongFunction<TriggerLogShipper> value) {
+    FunctionCounter.builder("kairos.executor.log.lines", executor, e -> logValue(e, value))
+        .tags(tags.and("outcome", outcome))
+        .description(
+            "handler log lines: shipped to Redis, lost (Redis refused the batch), capped (over a"
+                + " trigger's caps)")
+        .register(registry);
+  }
+
+  private static double logValue(KairosExecutor e, ToLongFunction<TriggerLogShipper> value) {
+    TriggerLogShipper shipper = e.logShipper();
+    return shipper == null ? 0 : value.applyAsLong(shipper);
   }
 
   private void perHandler(

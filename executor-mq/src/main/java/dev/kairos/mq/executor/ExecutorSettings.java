@@ -1,5 +1,6 @@
 package dev.kairos.mq.executor;
 
+import dev.kairos.mq.log.TriggerLogSettings;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param shutdownGrace how long {@link KairosExecutor#close()} lets running handlers finish before
  *     it interrupts them (their results are still recorded and published)
  * @param resultReports which results go on the result topic besides the record in Redis
+ * @param log how runs' log lines are shipped to their triggers' logs in Redis
  */
 public record ExecutorSettings(
     SlotLeaseConfig lease,
@@ -25,7 +27,8 @@ public record ExecutorSettings(
     Duration dedupWindow,
     Duration pollTimeout,
     Duration shutdownGrace,
-    ResultReports resultReports) {
+    ResultReports resultReports,
+    TriggerLogSettings log) {
 
   public static final int DEFAULT_WORKER_THREADS = 16;
   public static final int DEFAULT_MAX_IN_FLIGHT = 1_000;
@@ -39,6 +42,7 @@ public record ExecutorSettings(
     Objects.requireNonNull(pollTimeout, "pollTimeout");
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
     Objects.requireNonNull(resultReports, "resultReports");
+    Objects.requireNonNull(log, "log");
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdownGrace must not be negative");
     }
@@ -56,7 +60,8 @@ public record ExecutorSettings(
         dev.kairos.mq.start.TriggerRecords.DEFAULT_DEDUP_WINDOW,
         DEFAULT_POLL_TIMEOUT,
         DEFAULT_SHUTDOWN_GRACE,
-        ResultReports.EXCEPTIONS);
+        ResultReports.EXCEPTIONS,
+        TriggerLogSettings.DEFAULTS);
   }
 
   /** These settings with another choice of published results. */
@@ -69,7 +74,22 @@ public record ExecutorSettings(
         dedupWindow,
         pollTimeout,
         shutdownGrace,
-        reports);
+        reports,
+        log);
+  }
+
+  /** These settings with another way of shipping log lines. */
+  public ExecutorSettings withLog(TriggerLogSettings log) {
+    return new ExecutorSettings(
+        lease,
+        nameServerAddress,
+        workerThreads,
+        maxInFlight,
+        dedupWindow,
+        pollTimeout,
+        shutdownGrace,
+        resultReports,
+        log);
   }
 
   /** RocketMQ consumer group of the app: shared by its instances, so offsets follow the slot. */

@@ -1,6 +1,8 @@
 package dev.kairos.mq.executor;
 
 import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.log.RunLog;
+import dev.kairos.mq.log.TriggerLogShipper;
 
 /**
  * What a handler knows about its run.
@@ -12,7 +14,8 @@ import dev.kairos.mq.contract.TriggerMessage;
  * @param params the job parameters
  * @param shardIndex broadcast shard index (0 when not broadcast)
  * @param shardTotal broadcast shard total (1 when not broadcast)
- * @param log the run's log, kept (bounded) with the trigger's result
+ * @param log the run's log: shipped to the trigger's log as the run goes, and kept (bounded) with
+ *     the trigger's result
  */
 public record JobContext(
     String triggerId,
@@ -35,5 +38,22 @@ public record JobContext(
         m.shardIndex(),
         m.shardTotal(),
         new JobLog(m.triggerId(), m.handler()));
+  }
+
+  /** The context of a run of {@code m} whose log is shipped by {@code shipper}. */
+  static JobContext shipped(TriggerMessage m, TriggerLogShipper shipper) {
+    return new JobContext(
+        m.triggerId(),
+        m.jobId(),
+        m.scheduledFireMs(),
+        m.attempt(),
+        m.params(),
+        m.shardIndex(),
+        m.shardTotal(),
+        new JobLog(
+            m.triggerId(),
+            m.handler(),
+            new RunLog(m.triggerId(), m.jobId(), m.scheduledFireMs(), shipper.settings()),
+            shipper));
   }
 }

@@ -11,6 +11,7 @@ import dev.kairos.mq.contract.ResultStatus;
 import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.mq.executor.ExecutorCounters.Outcome;
+import dev.kairos.mq.log.TriggerLogShipper;
 import dev.kairos.mq.route.SlotQueueSelector;
 import dev.kairos.mq.slot.NoFreeSlotException;
 import dev.kairos.mq.slot.SlotLease;
@@ -59,7 +60,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: one poll thread (the only one touching the consumer), a bounded pool of worker
  * threads running handlers, one timer thread for timeouts, one thread publishing results, the
- * lease's renewal thread.
+ * lease's renewal thread, and the log flusher ({@link TriggerLogShipper}) shipping what handlers
+ * log to their triggers' logs in Redis.
  */
 public final class KairosExecutor implements AutoCloseable {
 
@@ -123,6 +125,7 @@ public final class KairosExecutor implements AutoCloseable {
   private ExecutorService publisher;
   private Thread poller;
   private CancelWatcher cancels;
+  private TriggerLogShipper logs; // null when log shipping is off
 
   /**
    * @param handlers handler name → code; must be exactly the handlers named in the lease config
@@ -148,6 +151,12 @@ public final class KairosExecutor implements AutoCloseable {
     String app = settings.lease().app();
     try {
       records = TriggerRecords.connect(redis, settings.dedupWindow());
+      if (settings.log().enabled()) {
+        logs =
+            new TriggerLogShipper(
+                redis, records.keys(), settings.log(), records.eventsMaxLen(), app);
+        logs.start();
+      }
       lease = new SlotLease(redis, settings.lease());
       lease.start();
       producer = new DefaultMQProducer("kairos_results_" + settings.consumerGroup());
@@ -305,6 +314,11 @@ public final class KairosExecutor implements AutoCloseable {
 
   public ExecutorSettings settings() {
     return settings;
+  }
+
+  /** The log shipper, or null when {@link ExecutorSettings#log()} is off or before start. */
+  public TriggerLogShipper logShipper() {
+    return logs;
   }
 
   /** Runs interrupted and recorded CANCELLED on an operator's request since start. */
@@ -583,8 +597,9 @@ public final class KairosExecutor implements AutoCloseable {
               : null;
       ResultStatus status;
       String message = "";
-      JobContext context = JobContext.of(t);
+      JobContext context = logs == null ? JobContext.of(t) : JobContext.shipped(t, logs);
       try {
+        context.log().bind();
         run.delivery.handler().execute(context);
         status = ResultStatus.SUCCESS;
       } catch (Exception | LinkageError | AssertionError e) {
@@ -594,6 +609,7 @@ public final class KairosExecutor implements AutoCloseable {
           message = "interrupted: the executor is shutting down; " + message;
         }
       } finally {
+        JobLog.unbind();
         if (timer != null) {
           timer.cancel(false);
         }
@@ -626,6 +642,11 @@ public final class KairosExecutor implements AutoCloseable {
             case CANCELLED -> Outcome.CANCELLED;
             default -> Outcome.FAILED;
           });
+      if (logs != null) {
+        // Safety: issued before the completion, on the same connection and hash slot, so a reader
+        // that sees the trigger final also sees its last lines.
+        track(logs.finish(context.log().shipped()));
+      }
       String logText = context.log().text();
       if (!logText.isEmpty()) {
         message = message.isEmpty() ? logText : message + "\n" + logText;
@@ -833,6 +854,9 @@ public final class KairosExecutor implements AutoCloseable {
     }
     if (workers != null) {
       stopWorkers();
+    }
+    if (logs != null) {
+      logs.close(); // ships what handler threads logged after their run's end
     }
     awaitEndings();
     if (publisher != null) {

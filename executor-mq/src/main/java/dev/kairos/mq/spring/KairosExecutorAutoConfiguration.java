@@ -54,6 +54,25 @@ public class KairosExecutorAutoConfiguration {
         redis, properties, collector, meterRegistry.getIfAvailable());
   }
 
+  /**
+   * Handlers' own SLF4J lines into their triggers' logs; only when the application uses Logback.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "ch.qos.logback.classic.LoggerContext")
+  @ConditionalOnProperty(
+      prefix = "kairos.executor.log",
+      name = "capture-slf4j",
+      havingValue = "true",
+      matchIfMissing = true)
+  static class LogCapture {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    JobLogCapture kairosJobLogCapture() {
+      return new JobLogCapture();
+    }
+  }
+
   /** Registered only when the application has Spring Boot Actuator. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")

@@ -112,7 +112,8 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
         properties.getDedupWindow(),
         properties.getPollTimeout(),
         properties.getShutdownGrace(),
-        properties.getResultReports());
+        properties.getResultReports(),
+        properties.getLog().settings());
   }
 
   private void createTopics(String app, Iterable<String> handlers) {

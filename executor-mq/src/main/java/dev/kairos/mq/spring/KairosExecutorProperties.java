@@ -2,6 +2,7 @@ package dev.kairos.mq.spring;
 
 import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.ResultReports;
+import dev.kairos.mq.log.TriggerLogSettings;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.mq.start.TriggerRecords;
 import java.time.Duration;
@@ -33,6 +34,9 @@ public class KairosExecutorProperties {
 
   /** Where the executor claims slots and trigger starts. */
   private final Redis redis = new Redis();
+
+  /** How runs' log lines reach their triggers' logs ({@code GET /api/v1/triggers/{id}/log}). */
+  private final Log log = new Log();
 
   /** RocketMQ NameServer addresses, {@code host:port} separated by {@code ;}. */
   private String nameServer = DEFAULT_NAME_SERVER;
@@ -80,6 +84,108 @@ public class KairosExecutorProperties {
   private ResultReports resultReports = ResultReports.EXCEPTIONS;
 
   /** The Redis deployment shared with the scheduler ({@code kairos.executor.redis.*}). */
+  /**
+   * {@code kairos.executor.log.*}: shipping of handler log lines, see {@link TriggerLogSettings}.
+   */
+  public static class Log {
+
+    /** Whether runs' log lines are shipped to Redis as the run goes. */
+    private boolean enabled = true;
+
+    /** Most lines kept per trigger; the next one becomes a truncation marker. */
+    private int maxLines = TriggerLogSettings.DEFAULT_MAX_LINES;
+
+    /** Most bytes of text (UTF-8) kept per trigger. */
+    private int maxBytes = TriggerLogSettings.DEFAULT_MAX_BYTES;
+
+    /** A longer line is cut to this many characters. */
+    private int maxLineChars = TriggerLogSettings.DEFAULT_MAX_LINE_CHARS;
+
+    /** How often the flusher ships every run's pending lines in one pipeline. */
+    private Duration flushInterval = TriggerLogSettings.DEFAULT_FLUSH_INTERVAL;
+
+    /** Pending lines (all runs) that wake the flusher before the interval. */
+    private int flushLines = TriggerLogSettings.DEFAULT_FLUSH_LINES;
+
+    /** How long a trigger's log stays in Redis after its last line; PostgreSQL keeps it after. */
+    private Duration ttl = TriggerLogSettings.DEFAULT_TTL;
+
+    /**
+     * Whether what a handler logs through its own SLF4J loggers on the worker thread joins its
+     * trigger's log (a Logback appender on the root logger; only with Logback).
+     */
+    private boolean captureSlf4j = true;
+
+    public TriggerLogSettings settings() {
+      return new TriggerLogSettings(
+          enabled, maxLines, maxBytes, maxLineChars, flushInterval, flushLines, ttl);
+    }
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public int getMaxLines() {
+      return maxLines;
+    }
+
+    public void setMaxLines(int maxLines) {
+      this.maxLines = maxLines;
+    }
+
+    public int getMaxBytes() {
+      return maxBytes;
+    }
+
+    public void setMaxBytes(int maxBytes) {
+      this.maxBytes = maxBytes;
+    }
+
+    public int getMaxLineChars() {
+      return maxLineChars;
+    }
+
+    public void setMaxLineChars(int maxLineChars) {
+      this.maxLineChars = maxLineChars;
+    }
+
+    public Duration getFlushInterval() {
+      return flushInterval;
+    }
+
+    public void setFlushInterval(Duration flushInterval) {
+      this.flushInterval = flushInterval;
+    }
+
+    public int getFlushLines() {
+      return flushLines;
+    }
+
+    public void setFlushLines(int flushLines) {
+      this.flushLines = flushLines;
+    }
+
+    public Duration getTtl() {
+      return ttl;
+    }
+
+    public void setTtl(Duration ttl) {
+      this.ttl = ttl;
+    }
+
+    public boolean isCaptureSlf4j() {
+      return captureSlf4j;
+    }
+
+    public void setCaptureSlf4j(boolean captureSlf4j) {
+      this.captureSlf4j = captureSlf4j;
+    }
+  }
+
   public static class Redis {
 
     /** Redis URIs: one for a standalone server, any number of seed nodes for a cluster. */
@@ -146,6 +252,10 @@ public class KairosExecutorProperties {
 
   public void setHost(String host) {
     this.host = host;
+  }
+
+  public Log getLog() {
+    return log;
   }
 
   public Redis getRedis() {

@@ -97,6 +97,16 @@ public final class TriggerRecords {
     return dedupWindow;
   }
 
+  /** The key layout (shard count) read at connect. */
+  public RedisKeys keys() {
+    return keys;
+  }
+
+  /** Approximate bound of a shard's events stream that this executor's scripts apply. */
+  public long eventsMaxLen() {
+    return eventsMaxLen;
+  }
+
   /** Claims the start of a trigger; call as the handler is about to run, never on receipt. */
   public StartOutcome claimStart(StartRequest request) {
     return await(claimStartAsync(request), "start claim of " + request.triggerId());

@@ -13,6 +13,7 @@ import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
 import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.mq.log.TriggerLogSettings;
 import dev.kairos.mq.route.SlotQueueSelector;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotInfo;
@@ -104,7 +105,8 @@ class ExecutorReceiveProgressIT {
             TriggerRecords.DEFAULT_DEDUP_WINDOW,
             Duration.ofMillis(200),
             Duration.ofSeconds(1),
-            ResultReports.EXCEPTIONS);
+            ResultReports.EXCEPTIONS,
+            TriggerLogSettings.DEFAULTS);
     executor = new KairosExecutor(redis, settings, Map.of(HANDLER, ctx -> release.await()));
     executor.start();
     assertThat(executor.slot()).isZero();

@@ -1,9 +1,14 @@
 package dev.kairos.sync.event;
 
+import dev.kairos.core.log.LogLine;
 import dev.kairos.core.model.TriggerState;
 import dev.kairos.core.redis.JobFields;
 import dev.kairos.core.redis.TriggerFields;
+import dev.kairos.core.store.TriggerEvents;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,6 +41,7 @@ public final class EventParser {
                 Long.parseLong(required(body, JobFields.SCHEDULE_VERSION)),
                 eventTime(body, id));
         case "TRIGGER_CLAIMED", "TRIGGER_UPDATED", "TRIGGER_MOVED" -> trigger(shard, id, body);
+        case TriggerEvents.TRIGGER_LOG -> triggerLog(shard, id, body);
         default -> new SyncEvent.Unknown(shard, id, type, "unknown event type");
       };
     } catch (RuntimeException e) {
@@ -50,6 +56,24 @@ public final class EventParser {
     required(hash, JobFields.ID);
     Long.parseLong(required(hash, JobFields.VERSION));
     return new SyncEvent.JobUpserted(shard, id, Map.copyOf(hash));
+  }
+
+  private static SyncEvent triggerLog(int shard, StreamId id, Map<String, String> body) {
+    List<LogLine> lines = new ArrayList<>();
+    for (Map.Entry<String, String> field : body.entrySet()) {
+      String name = field.getKey();
+      if (name.startsWith(TriggerEvents.LOG_LINE_FIELD) && name.length() > 1) {
+        lines.add(LogLine.decodeBody(Long.parseLong(name.substring(1)), field.getValue()));
+      }
+    }
+    lines.sort(Comparator.comparingLong(LogLine::seq));
+    return new SyncEvent.TriggerLog(
+        shard,
+        id,
+        required(body, "triggerId"),
+        required(body, TriggerFields.JOB_ID),
+        Long.parseLong(required(body, "fireMs")),
+        List.copyOf(lines));
   }
 
   private static SyncEvent trigger(int shard, StreamId id, Map<String, String> body) {

@@ -1,5 +1,7 @@
 package dev.kairos.sync.event;
 
+import dev.kairos.core.log.LogLine;
+import java.util.List;
 import java.util.Map;
 
 /** One parsed entry of a shard's events stream. */
@@ -44,6 +46,11 @@ public sealed interface SyncEvent {
       Long endedMs,
       Long lateEndedMs,
       String lateMessage)
+      implements SyncEvent {}
+
+  /** TRIGGER_LOG: a batch of a running trigger's handler log lines (sequence order). */
+  record TriggerLog(
+      int shard, StreamId id, String triggerId, String jobId, long fireMs, List<LogLine> lines)
       implements SyncEvent {}
 
   /** An event type this version does not know, or an entry too malformed to apply. */

@@ -1,5 +1,6 @@
 package dev.kairos.sync.history;
 
+import dev.kairos.core.log.LogLine;
 import java.sql.Connection;
 import java.sql.Date;
 import java.sql.PreparedStatement;
@@ -69,6 +70,30 @@ public final class TriggerHistoryQueries {
             "SELECT " + COLUMNS + " FROM kairos_trigger WHERE trigger_id = ?",
             ps -> ps.setString(1, triggerId));
     return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+
+  /**
+   * A trigger's handler log lines after sequence number {@code afterSeq}, in order, at most {@code
+   * limit} (the primary key serves it).
+   */
+  public List<LogLine> logLines(String triggerId, long afterSeq, int limit) throws SQLException {
+    checkPage(0, limit);
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT seq, ts_ms, level, text FROM kairos_trigger_log"
+                    + " WHERE trigger_id = ? AND seq > ? ORDER BY seq LIMIT ?")) {
+      ps.setString(1, triggerId);
+      ps.setLong(2, afterSeq);
+      ps.setInt(3, limit);
+      List<LogLine> lines = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          lines.add(new LogLine(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
+        }
+      }
+      return lines;
+    }
   }
 
   /** Failed triggers (any job) scheduled in [fromMs, toMs), oldest first, at most {@code limit}. */

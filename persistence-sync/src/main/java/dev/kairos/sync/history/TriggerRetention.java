@@ -62,7 +62,10 @@ public final class TriggerRetention implements AutoCloseable {
     this.batch = batch;
   }
 
-  /** Deletes every trigger scheduled before now − retention; returns how many rows went. */
+  /**
+   * Deletes every trigger scheduled before now − retention, and those triggers' log lines; returns
+   * how many trigger rows went.
+   */
   public long purge() throws SQLException {
     long cutoff = clock.nowMs() - retention.toMillis();
     long total = 0;
@@ -70,7 +73,8 @@ public final class TriggerRetention implements AutoCloseable {
         "DELETE FROM kairos_trigger WHERE trigger_id IN (SELECT trigger_id FROM kairos_trigger"
             + " WHERE fire_ms < ? ORDER BY fire_ms LIMIT ?)";
     try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
+        PreparedStatement ps = c.prepareStatement(sql);
+        PreparedStatement logs = c.prepareStatement(DELETE_LOG_LINES)) {
       int deleted;
       do {
         ps.setLong(1, cutoff);
@@ -78,9 +82,19 @@ public final class TriggerRetention implements AutoCloseable {
         deleted = ps.executeUpdate();
         total += deleted;
       } while (deleted == batch);
+      // The triggers' log lines go under the same retention (same key: the scheduled fire time).
+      do {
+        logs.setLong(1, cutoff);
+        logs.setInt(2, batch);
+        deleted = logs.executeUpdate();
+      } while (deleted == batch);
     }
     return total;
   }
+
+  private static final String DELETE_LOG_LINES =
+      "DELETE FROM kairos_trigger_log WHERE ctid IN (SELECT ctid FROM kairos_trigger_log"
+          + " WHERE fire_ms < ? LIMIT ?)";
 
   public void start() {
     if (!state.compareAndSet(State.LATENT, State.STARTED)) {

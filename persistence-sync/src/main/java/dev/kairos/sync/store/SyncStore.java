@@ -1,5 +1,6 @@
 package dev.kairos.sync.store;
 
+import dev.kairos.core.log.LogLine;
 import dev.kairos.core.redis.JobFields;
 import dev.kairos.sync.event.SyncEvent;
 import java.sql.Connection;
@@ -144,6 +145,14 @@ public final class SyncStore {
     return "    %1$s = COALESCE(t.%1$s, EXCLUDED.%1$s),\n".formatted(column);
   }
 
+  /** A line is written once; a replayed TRIGGER_LOG event changes nothing. */
+  private static final String INSERT_LOG_LINE =
+      """
+      INSERT INTO kairos_trigger_log (trigger_id, seq, fire_ms, ts_ms, level, text)
+      VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (trigger_id, seq) DO NOTHING
+      """;
+
   private final DataSource dataSource;
 
   public SyncStore(DataSource dataSource) {
@@ -160,7 +169,8 @@ public final class SyncStore {
       try (PreparedStatement upsertJob = c.prepareStatement(UPSERT_JOB);
           PreparedStatement deleteJob = c.prepareStatement(DELETE_JOB);
           PreparedStatement lastFire = c.prepareStatement(JOB_LAST_FIRE);
-          PreparedStatement upsertTrigger = c.prepareStatement(UPSERT_TRIGGER)) {
+          PreparedStatement upsertTrigger = c.prepareStatement(UPSERT_TRIGGER);
+          PreparedStatement logLine = c.prepareStatement(INSERT_LOG_LINE)) {
         // Jobs first, then triggers: each statement kind is one JDBC batch, and the order
         // between a job row and its triggers' rows does not matter (no foreign key).
         for (SyncEvent event : events) {
@@ -176,6 +186,8 @@ public final class SyncStore {
               lastFire.setLong(3, e.fireMs());
               lastFire.addBatch();
             }
+          } else if (event instanceof SyncEvent.TriggerLog e) {
+            bindLog(logLine, e);
           }
           // Unknown: counted and acknowledged by the worker; nothing to write.
         }
@@ -183,11 +195,24 @@ public final class SyncStore {
         deleteJob.executeBatch();
         upsertTrigger.executeBatch();
         lastFire.executeBatch();
+        logLine.executeBatch();
         c.commit();
       } catch (SQLException | RuntimeException e) {
         rollbackQuietly(c, e);
         throw e;
       }
+    }
+  }
+
+  private static void bindLog(PreparedStatement ps, SyncEvent.TriggerLog e) throws SQLException {
+    for (LogLine line : e.lines()) {
+      setText(ps, 1, e.triggerId());
+      ps.setLong(2, line.seq());
+      ps.setLong(3, e.fireMs());
+      ps.setLong(4, line.tsMs());
+      setText(ps, 5, line.level());
+      setText(ps, 6, line.text());
+      ps.addBatch();
     }
   }
 

@@ -12,6 +12,7 @@ import dev.kairos.node.api.cluster.ClusterReader;
 import dev.kairos.node.api.executor.LiveSlots;
 import dev.kairos.node.api.job.ExecutorWarnings;
 import dev.kairos.node.api.job.JobCatalog;
+import dev.kairos.node.api.trigger.TriggerLogReader;
 import dev.kairos.node.api.trigger.TriggerLookup;
 import dev.kairos.node.api.web.RequestBodyLimitFilter;
 import dev.kairos.node.api.web.StrictJson;
@@ -73,6 +74,15 @@ class ApiConfiguration {
       ObjectProvider<TriggerHistoryQueries> history,
       RedisConnectionProperties redisProperties) {
     return new TriggerLookup(redis, keys, history.getIfAvailable(), redisProperties.getTimeout());
+  }
+
+  @Bean
+  TriggerLogReader apiTriggerLogReader(
+      KairosRedis redis,
+      RedisKeys keys,
+      ObjectProvider<TriggerHistoryQueries> history,
+      TriggerLookup lookup) {
+    return new TriggerLogReader(redis, keys, history.getIfAvailable(), lookup);
   }
 
   @Bean

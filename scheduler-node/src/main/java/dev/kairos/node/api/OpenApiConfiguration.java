@@ -53,8 +53,8 @@ class OpenApiConfiguration {
   /**
    * Trigger ids contain '/', so the controllers map {@code /api/v1/triggers/{*...}}, which
    * springdoc lists as a one-segment path, and the cancel as a POST to the trigger itself.
-   * Documented as called: {@code GET /api/v1/triggers/{triggerId}}, {@code POST
-   * /api/v1/triggers/{triggerId}/cancel}.
+   * Documented as called: {@code GET /api/v1/triggers/{triggerId}}, {@code GET
+   * /api/v1/triggers/{triggerId}/log}, {@code POST /api/v1/triggers/{triggerId}/cancel}.
    */
   @Bean
   OpenApiCustomizer kairosTriggerPaths() {
@@ -78,9 +78,56 @@ class OpenApiConfiguration {
       }
       PathItem get = api.getPaths().get(TRIGGERS + "{triggerId}");
       if (get != null && get.getGet() != null) {
+        // The same mapping serves .../log (after, limit); the trigger itself takes neither.
         get.getGet().setParameters(List.of(triggerIdParameter()));
+        api.getPaths()
+            .addPathItem(TRIGGERS + "{triggerId}/log", new PathItem().get(logOperation()));
       }
     };
+  }
+
+  /** {@code GET /api/v1/triggers/{triggerId}/log}, served by the trigger mapping. */
+  private static Operation logOperation() {
+    return new Operation()
+        .operationId("triggerLog")
+        .addTagsItem("trigger-controller")
+        .summary("A trigger's handler log: pages it, and tails it while the run goes")
+        .description(
+            "Lines after the cursor, oldest first, from Redis while the trigger's log is there"
+                + " (lines arrive as the run goes, within the executor's flush interval), else"
+                + " from PostgreSQL. Read again with after=nextCursor: at once while more is"
+                + " true, every second or so while finished is false; stop when finished is true"
+                + " and more is false.")
+        .parameters(
+            List.of(
+                triggerIdParameter(),
+                new Parameter()
+                    .name("after")
+                    .in("query")
+                    .description(
+                        "cursor: the seq of the last line read (0 or absent: from the start)")
+                    .schema(new io.swagger.v3.oas.models.media.IntegerSchema().format("int64")),
+                new Parameter()
+                    .name("limit")
+                    .in("query")
+                    .description("most lines returned, 1..1000 (default 200)")
+                    .schema(new io.swagger.v3.oas.models.media.IntegerSchema())))
+        .responses(
+            new io.swagger.v3.oas.models.responses.ApiResponses()
+                .addApiResponse(
+                    "200",
+                    new io.swagger.v3.oas.models.responses.ApiResponse()
+                        .description(
+                            "{triggerId, lines: [{seq, tsMs, level, text}], nextCursor, more,"
+                                + " finished, state, source}"))
+                .addApiResponse(
+                    "400",
+                    new io.swagger.v3.oas.models.responses.ApiResponse()
+                        .description("problem+json: a bad cursor (after) or limit, named"))
+                .addApiResponse(
+                    "404",
+                    new io.swagger.v3.oas.models.responses.ApiResponse()
+                        .description("problem+json: no such trigger")));
   }
 
   private static Parameter triggerIdParameter() {

@@ -527,6 +527,13 @@ class AdminApiIT {
               return node.get("/api/v1/triggers/" + running, VIEWER);
             }));
     drivers.put(
+        "GET /api/v1/triggers/{triggerId}/log",
+        List.of(
+            () -> {
+              redis.write(job, running, "RUNNING");
+              return node.get("/api/v1/triggers/" + running + "/log?after=0", VIEWER);
+            }));
+    drivers.put(
         "POST /api/v1/triggers/{triggerId}/cancel",
         List.of(
             () -> {

@@ -34,9 +34,10 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The console in a real browser (issue #17): headless Chromium against a real scheduler node on
  * real Redis, ZooKeeper and RocketMQ, with the demo executor running the jobs. An operator signs in
  * with an ADMIN token, creates a job (a bad zone is named by field, then the preview shows the next
- * fires), watches it fire on the job page, opens the trigger, finds it by search, looks at
- * executors and the cluster, pauses and resumes scheduling; a VIEWER sees the pages without edit
- * controls and has a write refused with 403. Every page is saved as a screenshot in docs/console/.
+ * fires), watches it fire on the job page, opens the trigger, finds it by search, reads a running
+ * trigger's handler log as it is tailed live, looks at executors and the cluster, pauses and
+ * resumes scheduling; a VIEWER sees the pages without edit controls and has a write refused with
+ * 403. Every page is saved as a screenshot in docs/console/.
  */
 @RealInfra(
     redis = RedisMode.STANDALONE,
@@ -73,7 +74,8 @@ class ConsoleBrowserIT {
     try (ConfigurableApplicationContext node =
             new SpringApplicationBuilder(KairosNodeApplication.class)
                 .run(append(args, "--server.port=0"));
-        ConfigurableApplicationContext executor = DemoExecutorApplication.start(properties);
+        ConfigurableApplicationContext executor =
+            DemoExecutorApplication.start(properties, ChattyJobs.class);
         ConsoleBrowser browser = ConsoleBrowser.start(screenshotFolder())) {
       int port = ((WebServerApplicationContext) node).getWebServer().getPort();
       Console console = new Console(browser, "http://localhost:" + port);
@@ -93,6 +95,7 @@ class ConsoleBrowserIT {
     console.watchItFireAndOpenTheTrigger();
     console.searchTriggers();
     console.editTriggerNowAndCancel();
+    console.readAHandlerLogWhileItRuns();
     console.executorsAndCluster();
     console.dashboardCountsTheFires();
     console.aPostWithoutTheCsrfTokenIsRefused();
@@ -243,6 +246,75 @@ class ConsoleBrowserIT {
           .withMessage("trigger " + id + " CANCELLED")
           .until(ExpectedConditions.textToBe(By.id("trigger-state"), "CANCELLED"));
       assertThat(driver.findElements(By.id("cancel-trigger"))).as("no cancel once final").isEmpty();
+    }
+
+    /**
+     * A job on {@link ChattyJobs} (created and triggered through the API with the admin token): its
+     * trigger page shows the handler's lines while the run is still RUNNING, tails the rest as they
+     * come (htmx polls with the cursor) and stops at the end of the log.
+     */
+    void readAHandlerLogWhileItRuns() throws Exception {
+      String job = "console-chatty-" + RUN;
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("id", job);
+      body.put("app", "demo");
+      body.put("handler", ChattyJobs.HANDLER);
+      body.put("scheduleType", "API");
+      body.put("schedule", "");
+      assertThat(
+              api(
+                      "/api/v1/jobs",
+                      new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(body))
+                  .statusCode())
+          .isEqualTo(201);
+      var triggered = api("/api/v1/jobs/" + job + "/trigger", null);
+      assertThat(triggered.statusCode()).as(triggered.body()).isEqualTo(202);
+      String id =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(triggered.body())
+              .path("triggerId")
+              .asText();
+      String page =
+          base + "/console/trigger?id=" + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8);
+      new WebDriverWait(driver, FIRE_WAIT)
+          .withMessage("the chatty trigger " + id + " running")
+          .until(
+              d -> {
+                d.get(page);
+                return !d.findElements(By.cssSelector("#trigger-state.state-RUNNING")).isEmpty();
+              });
+      // Lines arrive while it runs, without a reload.
+      waitFor(
+          "a step line tailed in while the run goes",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("trigger-log"), "step 3 of"));
+      assertThat(driver.findElement(By.id("trigger-state")).getText()).isEqualTo("RUNNING");
+      assertThat(driver.findElements(By.id("trigger-log-end"))).as("not ended yet").isEmpty();
+      assertThat(driver.findElement(By.id("trigger-log")).getText())
+          .as("the handler's own SLF4J line, captured by the starter")
+          .contains("chatty run " + id + " starts");
+      browser.screenshot("07-trigger-log-live");
+      new WebDriverWait(driver, FIRE_WAIT)
+          .withMessage("the end of the chatty trigger's log")
+          .until(ExpectedConditions.visibilityOfElementLocated(By.id("trigger-log-end")));
+      List<WebElement> lines = driver.findElements(By.cssSelector("#trigger-log .log-line"));
+      assertThat(lines).hasSize(ChattyJobs.STEPS + 1);
+      assertThat(lines.get(lines.size() - 1).getText()).contains("step 20 of 20");
+      assertThat(driver.findElements(By.id("trigger-log-poll"))).as("tailing stopped").isEmpty();
+      waitFor("the final state", ExpectedConditions.textToBe(By.id("trigger-state"), "SUCCESS"));
+    }
+
+    private java.net.http.HttpResponse<String> api(String path, String json) throws Exception {
+      var request =
+          java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + path))
+              .header("Authorization", "Bearer " + ADMIN)
+              .header("Content-Type", "application/json")
+              .POST(
+                  json == null
+                      ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                      : java.net.http.HttpRequest.BodyPublishers.ofString(json))
+              .build();
+      return java.net.http.HttpClient.newHttpClient()
+          .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     void searchTriggers() throws Exception {
