@@ -37,6 +37,7 @@ final class ComponentPool implements AutoCloseable {
 
   volatile EmbeddedRedis redis;
   volatile EmbeddedRedisCluster redisCluster;
+  volatile EmbeddedRedisCluster replicatedCluster;
   volatile EmbeddedZooKeeper zookeeper;
   volatile EmbeddedZooKeeperEnsemble zookeeperEnsemble;
   volatile EmbeddedRocketMq rocketMq;
@@ -68,6 +69,15 @@ final class ComponentPool implements AutoCloseable {
           () ->
               redisCluster =
                   track(EmbeddedRedisCluster.start(dir("redis-cluster"), CLUSTER_MASTERS)));
+    }
+    if (request.redis() == RedisMode.CLUSTER_WITH_REPLICAS && replicatedCluster == null) {
+      missing.put(
+          "redis cluster with replicas",
+          () ->
+              replicatedCluster =
+                  track(
+                      EmbeddedRedisCluster.start(
+                          dir("redis-cluster-replicas"), CLUSTER_MASTERS, 1, "everysec")));
     }
     if (request.zookeeper() == ZkMode.STANDALONE && zookeeper == null) {
       missing.put("zookeeper", () -> zookeeper = track(EmbeddedZooKeeper.start(dir("zookeeper"))));

@@ -6,9 +6,11 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -16,6 +18,7 @@ import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,9 +34,11 @@ public final class KairosRedis implements AutoCloseable {
   private final StatefulRedisConnection<String, String> standalone;
   private final StatefulRedisClusterConnection<String, String> cluster;
   private final Duration timeout;
+  private final ReplicaWait replicaWait;
 
   private KairosRedis(
       Duration timeout,
+      ReplicaWait.Policy replicaPolicy,
       ClientResources resources,
       RedisClient standaloneClient,
       StatefulRedisConnection<String, String> standalone,
@@ -45,6 +50,7 @@ public final class KairosRedis implements AutoCloseable {
     this.clusterClient = clusterClient;
     this.cluster = cluster;
     this.timeout = timeout;
+    this.replicaWait = new ReplicaWait(replicaPolicy, new MasterAcks(), System::nanoTime);
   }
 
   /**
@@ -55,7 +61,25 @@ public final class KairosRedis implements AutoCloseable {
   public static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
 
   public static KairosRedis connect(List<String> uris, boolean clusterMode, Duration timeout) {
+    return connect(uris, clusterMode, timeout, ReplicaWait.Policy.OFF);
+  }
+
+  /**
+   * As {@link #connect(List, boolean, Duration)}, with the WAIT that follows claim scripts ({@link
+   * #replicaWait()}); its timeout must be shorter than the command timeout.
+   */
+  public static KairosRedis connect(
+      List<String> uris, boolean clusterMode, Duration timeout, ReplicaWait.Policy replicaPolicy) {
     Objects.requireNonNull(uris, "uris");
+    Objects.requireNonNull(replicaPolicy, "replicaPolicy");
+    if (replicaPolicy.enabled() && replicaPolicy.timeout().compareTo(timeout) >= 0) {
+      throw new IllegalArgumentException(
+          "wait-timeout ("
+              + replicaPolicy.timeout()
+              + ") must be shorter than the command timeout ("
+              + timeout
+              + ")");
+    }
     if (uris.isEmpty()) {
       throw new IllegalArgumentException("at least one Redis URI is required");
     }
@@ -74,7 +98,8 @@ public final class KairosRedis implements AutoCloseable {
       RedisURI uri = RedisURI.create(uris.get(0));
       uri.setTimeout(timeout);
       RedisClient client = RedisClient.create(resources, uri);
-      return new KairosRedis(timeout, resources, client, client.connect(), null, null);
+      return new KairosRedis(
+          timeout, replicaPolicy, resources, client, client.connect(), null, null);
     }
     List<RedisURI> seeds =
         uris.stream().map(RedisURI::create).peek(u -> u.setTimeout(timeout)).toList();
@@ -87,7 +112,7 @@ public final class KairosRedis implements AutoCloseable {
                     .enablePeriodicRefresh(Duration.ofSeconds(30))
                     .build())
             .build());
-    return new KairosRedis(timeout, resources, null, null, client, client.connect());
+    return new KairosRedis(timeout, replicaPolicy, resources, null, null, client, client.connect());
   }
 
   /** The command timeout every call of this connection runs under. */
@@ -107,6 +132,11 @@ public final class KairosRedis implements AutoCloseable {
     return cluster != null ? cluster.async() : standalone.async();
   }
 
+  /** The WAIT to send after a script that commits a claim (off unless configured). */
+  public ReplicaWait replicaWait() {
+    return replicaWait;
+  }
+
   /** The cluster connection, or {@code null} on a standalone server. */
   public StatefulRedisClusterConnection<String, String> clusterConnection() {
     return cluster;
@@ -122,5 +152,36 @@ public final class KairosRedis implements AutoCloseable {
       standaloneClient.shutdown();
     }
     resources.shutdown();
+  }
+
+  /**
+   * WAIT on the connection that wrote: the standalone connection, or on a cluster the pooled write
+   * connection to the slot's master, which Lettuce keys by host and port — the same one a keyed
+   * command to that slot uses (a connection that never wrote would get an immediate, empty WAIT).
+   */
+  private final class MasterAcks implements ReplicaWait.Acks {
+
+    private static final String STANDALONE = "standalone";
+
+    @Override
+    public String masterOf(String key) {
+      if (cluster == null) {
+        return STANDALONE;
+      }
+      RedisClusterNode master = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+      return master == null ? null : master.getUri().getHost() + ":" + master.getUri().getPort();
+    }
+
+    @Override
+    public CompletionStage<Long> await(String master, int replicas, long timeoutMs) {
+      if (cluster == null) {
+        return standalone.async().waitForReplication(replicas, timeoutMs);
+      }
+      int colon = master.lastIndexOf(':');
+      return cluster
+          .getConnectionAsync(
+              master.substring(0, colon), Integer.parseInt(master.substring(colon + 1)))
+          .thenCompose(c -> c.async().waitForReplication(replicas, timeoutMs));
+    }
   }
 }
