@@ -23,13 +23,18 @@ import org.slf4j.LoggerFactory;
  * sent before it, so it goes to the master that owns the written key's slot, on the connection that
  * carried the script ({@link Acks}).
  *
- * <p><b>Fewer replicas than asked is not an error: the write proceeds.</b> The claim has already
- * committed on the master and cannot be taken back, and refusing to start handlers or claim fires
- * while a replica is down would turn a replica outage into a scheduling outage. The shortfall is
- * counted ({@link #unacknowledged()}), logged at most once per {@link #LOG_INTERVAL}, and the
- * master is not asked again for {@link #backoff()}: a master without a replica would otherwise hold
- * the connection for the whole WAIT timeout on every batch (WAIT blocks the client, and every
- * command pipelined behind it). Writes in that back-off are counted as unacknowledged too.
+ * <p>Three outcomes ({@link Ack}). <b>Fewer replicas than asked is not an error: the write
+ * proceeds.</b> The claim has already committed on the master and cannot be taken back, and
+ * refusing to start handlers or claim fires while a replica is down would turn a replica outage
+ * into a scheduling outage. The shortfall is counted ({@link #unacknowledged()}), logged at most
+ * once per {@link #LOG_INTERVAL}, and the master is not asked again for {@link #backoff()}: a
+ * master without a replica would otherwise hold the connection for the whole WAIT timeout on every
+ * batch (WAIT blocks the client, and every command pipelined behind it). Writes in that back-off
+ * are counted as unacknowledged too. A WAIT that <em>fails</em> (the connection to the master
+ * dropped, the master is gone) is different: the write may have died with the master before any
+ * replica saw it, so the caller treats the claim as unanswered and resolves it the way it resolves
+ * a lost script reply (the executor claims again and reads back whose claim stands; the scanner
+ * leaves the batch to the next pass).
  *
  * <p>Thread-safe: called from Redis reply threads of many shards at once.
  */
@@ -44,6 +49,16 @@ public final class ReplicaWait {
 
   /** The shortest back-off after a shortfall; longer when the WAIT timeout is long. */
   static final Duration MIN_BACKOFF = Duration.ofSeconds(1);
+
+  /** What a WAIT after a claim write found. */
+  public enum Ack {
+    /** The policy's replicas acknowledged (or the policy is off). */
+    ACKNOWLEDGED,
+    /** Fewer replicas acknowledged within the timeout, or the master is backed off: proceed. */
+    UNACKNOWLEDGED,
+    /** The WAIT failed: the master may be gone, and the write with it. */
+    FAILED
+  }
 
   /** Sends WAIT to the master that owns a key's slot, on the connection that wrote it. */
   public interface Acks {
@@ -84,6 +99,7 @@ public final class ReplicaWait {
   private final Map<String, Long> backoffUntil = new ConcurrentHashMap<>();
   private final LongAdder waits = new LongAdder();
   private final LongAdder unacknowledged = new LongAdder();
+  private final LongAdder failed = new LongAdder();
   private final AtomicLong nextLogNanos;
   private final AtomicLong unloggedShortfalls = new AtomicLong();
 
@@ -104,43 +120,41 @@ public final class ReplicaWait {
   }
 
   /**
-   * Waits for the policy's replicas after a write of {@code key}'s slot; completes with whether
-   * they acknowledged (always true when the policy is off). Never fails: a Redis error counts as a
-   * shortfall.
+   * Waits for the policy's replicas after a write of {@code key}'s slot (ACKNOWLEDGED at once when
+   * the policy is off). The stage never fails: a Redis error is {@link Ack#FAILED}.
    */
-  public CompletionStage<Boolean> afterWrite(String key) {
+  public CompletionStage<Ack> afterWrite(String key) {
     if (!policy.enabled()) {
-      return CompletableFuture.completedFuture(true);
+      return CompletableFuture.completedFuture(Ack.ACKNOWLEDGED);
     }
     String master = acks.masterOf(key);
     if (master == null) {
-      return shortfall("?", -1, "no master known for the key's slot");
+      return CompletableFuture.completedFuture(
+          shortfall("?", -1, "no master known for the key's slot", Ack.FAILED));
     }
     Long until = backoffUntil.get(master);
     if (until != null && nanoTime.getAsLong() - until < 0) {
       unacknowledged.increment();
-      return CompletableFuture.completedFuture(false);
+      return CompletableFuture.completedFuture(Ack.UNACKNOWLEDGED);
     }
     waits.increment();
     CompletionStage<Long> acked;
     try {
       acked = acks.await(master, policy.replicas(), policy.timeout().toMillis());
     } catch (RuntimeException e) {
-      return shortfall(master, -1, e.toString());
+      return CompletableFuture.completedFuture(shortfall(master, -1, e.toString(), Ack.FAILED));
     }
-    return acked
-        .handle(
-            (count, error) -> {
-              if (error != null) {
-                return shortfall(master, -1, error.toString());
-              }
-              if (count < policy.replicas()) {
-                return shortfall(master, count, "timed out");
-              }
-              backoffUntil.remove(master);
-              return CompletableFuture.completedFuture(true);
-            })
-        .thenCompose(stage -> stage);
+    return acked.handle(
+        (count, error) -> {
+          if (error != null) {
+            return shortfall(master, -1, error.toString(), Ack.FAILED);
+          }
+          if (count < policy.replicas()) {
+            return shortfall(master, count, "timed out", Ack.UNACKNOWLEDGED);
+          }
+          backoffUntil.remove(master);
+          return Ack.ACKNOWLEDGED;
+        });
   }
 
   /** WAIT commands sent. */
@@ -149,15 +163,23 @@ public final class ReplicaWait {
   }
 
   /**
-   * Claim writes that proceeded without the policy's acknowledgement: a WAIT that came back short
-   * or failed, or a write in a master's back-off after one.
+   * Claim writes without the policy's acknowledgement: a WAIT that came back short or failed, or a
+   * write in a master's back-off after one.
    */
   public long unacknowledged() {
     return unacknowledged.sum();
   }
 
-  private CompletionStage<Boolean> shortfall(String master, long acked, String why) {
+  /** WAITs that failed (connection lost, master gone): the caller resolved the claim again. */
+  public long failed() {
+    return failed.sum();
+  }
+
+  private Ack shortfall(String master, long acked, String why, Ack ack) {
     unacknowledged.increment();
+    if (ack == Ack.FAILED) {
+      failed.increment();
+    }
     long now = nanoTime.getAsLong();
     backoffUntil.put(master, now + backoffNanos);
     long since = unloggedShortfalls.incrementAndGet();
@@ -165,9 +187,9 @@ public final class ReplicaWait {
     if (now - next >= 0 && nextLogNanos.compareAndSet(next, now + LOG_INTERVAL.toNanos())) {
       unloggedShortfalls.addAndGet(-since);
       log.warn(
-          "WAIT {} {} ms on master {}: {} replicas acknowledged ({}); {} claim write(s) since the"
-              + " last warning proceeded unacknowledged and a failover now may undo them (re-fires,"
-              + " duplicate starts); not asking that master again for {} ms",
+          "WAIT {} {} ms on master {}: {} replicas acknowledged ({}); {} shortfall(s) since the"
+              + " last warning. Claims written meanwhile proceed unacknowledged and a failover may"
+              + " undo them (re-fires, duplicate starts); not asking that master again for {} ms",
           policy.replicas(),
           policy.timeout().toMillis(),
           master,
@@ -176,6 +198,6 @@ public final class ReplicaWait {
           since,
           backoff().toMillis());
     }
-    return CompletableFuture.completedFuture(false);
+    return ack;
   }
 }

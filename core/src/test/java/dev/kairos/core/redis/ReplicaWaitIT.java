@@ -30,7 +30,8 @@ class ReplicaWaitIT {
             new ReplicaWait.Policy(1, Duration.ofMillis(200)))) {
       ReplicaWait wait = redis.replicaWait();
       redis.sync().set(key, "1");
-      assertThat(wait.afterWrite(key).toCompletableFuture().join()).isTrue();
+      assertThat(wait.afterWrite(key).toCompletableFuture().join())
+          .isEqualTo(ReplicaWait.Ack.ACKNOWLEDGED);
       assertThat(wait.unacknowledged()).isZero();
 
       int replica = cluster.replicaOf(cluster.masterOwning(key));
@@ -38,13 +39,15 @@ class ReplicaWaitIT {
       try {
         redis.sync().set(key, "2");
         long began = System.nanoTime();
-        assertThat(wait.afterWrite(key).toCompletableFuture().join()).isFalse();
+        assertThat(wait.afterWrite(key).toCompletableFuture().join())
+            .isEqualTo(ReplicaWait.Ack.UNACKNOWLEDGED);
         assertThat(Duration.ofNanos(System.nanoTime() - began))
             .isGreaterThanOrEqualTo(Duration.ofMillis(190));
         // In the back-off the next claim write does not wait for the frozen replica.
         redis.sync().set(key, "3");
         began = System.nanoTime();
-        assertThat(wait.afterWrite(key).toCompletableFuture().join()).isFalse();
+        assertThat(wait.afterWrite(key).toCompletableFuture().join())
+            .isEqualTo(ReplicaWait.Ack.UNACKNOWLEDGED);
         assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofMillis(100));
         assertThat(wait.unacknowledged()).isEqualTo(2);
         assertThat(wait.waits()).isEqualTo(2);
@@ -57,7 +60,8 @@ class ReplicaWaitIT {
   @Test
   void offSendsNothing(EmbeddedRedisCluster cluster) {
     try (KairosRedis redis = KairosRedis.connect(cluster.uris(), true, Duration.ofSeconds(2))) {
-      assertThat(redis.replicaWait().afterWrite("{x}").toCompletableFuture().join()).isTrue();
+      assertThat(redis.replicaWait().afterWrite("{x}").toCompletableFuture().join())
+          .isEqualTo(ReplicaWait.Ack.ACKNOWLEDGED);
       assertThat(redis.replicaWait().waits()).isZero();
     }
   }

@@ -1,5 +1,8 @@
 package dev.kairos.core.redis;
 
+import static dev.kairos.core.redis.ReplicaWait.Ack.ACKNOWLEDGED;
+import static dev.kairos.core.redis.ReplicaWait.Ack.FAILED;
+import static dev.kairos.core.redis.ReplicaWait.Ack.UNACKNOWLEDGED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -10,7 +13,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** The policy around WAIT: off sends nothing, a shortfall proceeds and backs that master off. */
+/**
+ * The policy around WAIT: off sends nothing, a shortfall proceeds and backs that master off, a
+ * failed WAIT is told apart.
+ */
 class ReplicaWaitTest {
 
   private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
@@ -39,14 +45,14 @@ class ReplicaWaitTest {
         new ReplicaWait.Policy(replicas, Duration.ofMillis(100)), acks, nanos::get);
   }
 
-  private static boolean now(CompletionStage<Boolean> stage) {
+  private static ReplicaWait.Ack now(CompletionStage<ReplicaWait.Ack> stage) {
     return stage.toCompletableFuture().join();
   }
 
   @Test
   void offSendsNoWait() {
     ReplicaWait off = wait(0);
-    assertThat(now(off.afterWrite("a"))).isTrue();
+    assertThat(now(off.afterWrite("a"))).isEqualTo(ACKNOWLEDGED);
     assertThat(sent).isEmpty();
     assertThat(off.waits()).isZero();
   }
@@ -54,7 +60,7 @@ class ReplicaWaitTest {
   @Test
   void acknowledgedWritesCountNothing() {
     ReplicaWait w = wait(1);
-    assertThat(now(w.afterWrite("a"))).isTrue();
+    assertThat(now(w.afterWrite("a"))).isEqualTo(ACKNOWLEDGED);
     assertThat(sent).containsExactly("m1:1 1 100");
     assertThat(w.unacknowledged()).isZero();
   }
@@ -63,16 +69,16 @@ class ReplicaWaitTest {
   void aShortfallProceedsAndBacksOnlyThatMasterOff() {
     ReplicaWait w = wait(1);
     answer = 0;
-    assertThat(now(w.afterWrite("a"))).isFalse();
+    assertThat(now(w.afterWrite("a"))).isEqualTo(UNACKNOWLEDGED);
     answer = 1;
     // In the back-off: no WAIT to m1 (it would hold the connection for the timeout), counted.
-    assertThat(now(w.afterWrite("a"))).isFalse();
-    assertThat(now(w.afterWrite("b"))).isTrue();
+    assertThat(now(w.afterWrite("a"))).isEqualTo(UNACKNOWLEDGED);
+    assertThat(now(w.afterWrite("b"))).isEqualTo(ACKNOWLEDGED);
     assertThat(sent).containsExactly("m1:1 1 100", "m2:2 1 100");
     assertThat(w.unacknowledged()).isEqualTo(2);
 
     nanos.addAndGet(w.backoff().toNanos());
-    assertThat(now(w.afterWrite("a"))).isTrue();
+    assertThat(now(w.afterWrite("a"))).isEqualTo(ACKNOWLEDGED);
     assertThat(sent).hasSize(3);
   }
 
@@ -80,8 +86,9 @@ class ReplicaWaitTest {
   void aFailedWaitIsAShortfallNeverAnError() {
     ReplicaWait w = wait(1);
     failure = new IllegalStateException("connection reset");
-    assertThat(now(w.afterWrite("a"))).isFalse();
+    assertThat(now(w.afterWrite("a"))).isEqualTo(FAILED);
     assertThat(w.unacknowledged()).isEqualTo(1);
+    assertThat(w.failed()).isEqualTo(1);
   }
 
   @Test
