@@ -60,6 +60,11 @@ public final class KairosRedis implements AutoCloseable {
   /** The longest pause between two reconnect attempts after a lost connection. */
   public static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
 
+  /**
+   * The shortest time between two topology refreshes a cluster event (reconnects, MOVED) asks for.
+   */
+  static final Duration ADAPTIVE_REFRESH_INTERVAL = Duration.ofSeconds(1);
+
   public static KairosRedis connect(List<String> uris, boolean clusterMode, Duration timeout) {
     return connect(uris, clusterMode, timeout, ReplicaWait.Policy.OFF);
   }
@@ -109,6 +114,12 @@ public final class KairosRedis implements AutoCloseable {
             .topologyRefreshOptions(
                 ClusterTopologyRefreshOptions.builder()
                     .enableAllAdaptiveRefreshTriggers()
+                    // Lettuce allows one adaptive refresh per 30 s by default. When a master is
+                    // killed, the refresh its lost connection triggers comes before the replica's
+                    // promotion (cluster-node-timeout later): with the default, its shards would
+                    // stay unreachable until the next refresh, 30 s on (issue #14's failover
+                    // drill).
+                    .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_INTERVAL)
                     .enablePeriodicRefresh(Duration.ofSeconds(30))
                     .build())
             .build());
