@@ -149,15 +149,20 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     throw new IllegalStateException("no live master serves slot " + slot + " of " + key);
   }
 
-  /** The index of a live replica of master {@code master}, as the cluster reports it now. */
+  /**
+   * The index of a replica of master {@code master} whose link is up, as the master itself reports
+   * it ({@code INFO replication}; other nodes learn of a new replica by gossip, later).
+   */
   public int replicaOf(int master) {
-    String masterId = withNode(master, c -> c.sync().clusterMyId());
-    for (ClusterNodeLine line : clusterNodes()) {
-      if (masterId.equals(line.masterId()) && !line.failed()) {
-        return indexOfPort(line.port());
+    String replication = withNode(master, c -> c.sync().info("replication"));
+    for (String line : replication.split("\r?\n")) {
+      // slave0:ip=127.0.0.1,port=20431,state=online,offset=123,lag=0
+      if (line.startsWith("slave") && line.contains("state=online")) {
+        String port = line.replaceAll(".*port=(\\d+).*", "$1");
+        return indexOfPort(Integer.parseInt(port));
       }
     }
-    throw new IllegalStateException("master " + master + " has no live replica");
+    throw new IllegalStateException("master " + master + " has no replica online");
   }
 
   /** SIGKILL node i: no AOF fsync, no goodbye to the cluster bus, as a crashed host. */
