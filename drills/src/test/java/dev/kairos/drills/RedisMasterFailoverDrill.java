@@ -31,6 +31,9 @@ abstract class RedisMasterFailoverDrill extends DrillBase {
   /** After the kill: how far past the second's fire boundary (claims and starts in flight). */
   private static final long KILL_OFFSET_MS = 30;
 
+  /** The nodes' WAITs after claims from just before the kill to the end of the checks. */
+  static long nodeWaits;
+
   static StartLedger.Outcome killAMasterAndMeasure(String name) throws InterruptedException {
     EmbeddedRedisCluster redisCluster = infra.redisCluster();
     int master = redisCluster.masterOwning(RedisKeys.due(0));
@@ -64,10 +67,11 @@ abstract class RedisMasterFailoverDrill extends DrillBase {
         outcome.latenessOf(jobs.expectedTriggerIds(from, killedAt)),
         outcome.latenessOf(jobs.expectedTriggerIds(killedAt, to)),
         outcome.summary());
+    nodeWaits = (long) (sum(cluster.nodes(), "kairos_redis_wait_calls_total") - waitsBefore);
     log.info(
         "DRILL {}: nodes' WAITs after claims {} in the window, unacknowledged {}",
         name,
-        (long) (sum(cluster.nodes(), "kairos_redis_wait_calls_total") - waitsBefore),
+        nodeWaits,
         (long) (sum(cluster.nodes(), "kairos_redis_wait_unacknowledged_total") - unackedBefore));
     logDispatchLateness(name, from, to);
     report(name, from, killedAt, promotedAt, to, outcome);

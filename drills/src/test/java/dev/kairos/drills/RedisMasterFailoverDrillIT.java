@@ -15,5 +15,6 @@ class RedisMasterFailoverDrillIT extends RedisMasterFailoverDrill {
   void aMasterFailoverWithWaitCostsNoFireAndNoDuplicate() throws Exception {
     StartLedger.Outcome outcome = killAMasterAndMeasure("redis-master-failover");
     assertThat(outcome.duplicates()).as("trigger ids started twice").isEmpty();
+    assertThat(nodeWaits).as("WAITs the leader sent after its claim batches").isPositive();
   }
 }
