@@ -1,6 +1,7 @@
 package dev.kairos.core.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
@@ -68,7 +69,7 @@ class ReplicaWaitIT {
 
   @Test
   void aWaitTimeoutNotShorterThanTheCommandTimeoutIsRefused(EmbeddedRedisCluster cluster) {
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    assertThatThrownBy(
             () ->
                 KairosRedis.connect(
                     List.copyOf(cluster.uris()),
