@@ -38,6 +38,7 @@ final class ComponentPool implements AutoCloseable {
 
   volatile EmbeddedRedis redis;
   volatile EmbeddedRedisCluster redisCluster;
+  volatile EmbeddedRedisCluster replicatedCluster;
   volatile EmbeddedZooKeeper zookeeper;
   volatile EmbeddedZooKeeperEnsemble zookeeperEnsemble;
   volatile EmbeddedRocketMq rocketMq;
@@ -73,6 +74,15 @@ final class ComponentPool implements AutoCloseable {
       missing.put(
           "redis cluster",
           () -> redisCluster = track(starter.redisCluster(dir("redis-cluster"), CLUSTER_MASTERS)));
+    }
+    if (request.redis() == RedisMode.CLUSTER_WITH_REPLICAS && replicatedCluster == null) {
+      missing.put(
+          "redis cluster with replicas",
+          () ->
+              replicatedCluster =
+                  track(
+                      EmbeddedRedisCluster.start(
+                          dir("redis-cluster-replicas"), CLUSTER_MASTERS, 1, "everysec")));
     }
     if (request.zookeeper() == ZkMode.STANDALONE && zookeeper == null) {
       missing.put("zookeeper", () -> zookeeper = track(starter.zookeeper(dir("zookeeper"))));

@@ -54,9 +54,16 @@ public final class EmbeddedInfrastructure implements AutoCloseable {
     return request.redis() == RedisMode.STANDALONE ? pool.redis : null;
   }
 
-  /** The Redis Cluster (3 masters), or null unless {@code redis(CLUSTER)}. */
+  /**
+   * The Redis Cluster: 3 masters for {@code redis(CLUSTER)}, 3 masters with a replica each for
+   * {@code redis(CLUSTER_WITH_REPLICAS)}; otherwise null.
+   */
   public EmbeddedRedisCluster redisCluster() {
-    return request.redis() == RedisMode.CLUSTER ? pool.redisCluster : null;
+    return switch (request.redis()) {
+      case CLUSTER -> pool.redisCluster;
+      case CLUSTER_WITH_REPLICAS -> pool.replicatedCluster;
+      default -> null;
+    };
   }
 
   /** The standalone ZooKeeper, or null unless {@code zookeeper(STANDALONE)}. */

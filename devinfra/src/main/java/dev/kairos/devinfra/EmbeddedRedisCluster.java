@@ -17,12 +17,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Redis Cluster of {@code masters} masters (no replicas) on loopback, formed before {@link
- * #start} returns: node i owns the slot range [i·16384/n, (i+1)·16384/n).
+ * A real Redis Cluster of {@code masters} masters, each with {@code replicasPerMaster} replicas, on
+ * loopback, formed before {@link #start} returns: node i &lt; masters owns the slot range
+ * [i·16384/n, (i+1)·16384/n); node {@code masters + r·masters + i} starts as a replica of master i.
+ * Node indexes name processes, not roles: after a failover ({@link #killNode}, {@link
+ * #awaitPromoted}) a replica's index serves as a master and a restarted old master rejoins as its
+ * replica. {@link #masterOwning} and {@link #replicaOf} read the current roles from the cluster.
  *
  * <p>{@code cluster-require-full-coverage no}: while one master is stopped the others keep serving
- * their own slots, which is what fault tests want to observe. AOF is on, so a restarted node comes
- * back with its keys and (from nodes.conf) its identity and slots.
+ * their own slots, which is what fault tests want to observe. AOF is on ({@code appendfsync} as
+ * given, {@code everysec} by default), so a restarted node comes back with its keys and (from
+ * nodes.conf) its identity and slots.
  *
  * <p>Layout under the given directory: {@code bin/redis-server}, {@code node-<i>/} with redis.conf,
  * redis.log, nodes.conf and the AOF of node i.
@@ -43,28 +48,48 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
 
   private final Lifecycle lifecycle = new Lifecycle("redis cluster");
   private final List<RedisProcess> nodes;
+  private final int masters;
   // Event loops for the admin connections (forming, health checks, FLUSHALL); one small set for
   // the cluster's lifetime instead of one per command.
   private final ClientResources resources =
       DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1).build();
 
-  private EmbeddedRedisCluster(List<RedisProcess> nodes) {
+  private EmbeddedRedisCluster(List<RedisProcess> nodes, int masters) {
     this.nodes = nodes;
+    this.masters = masters;
   }
 
-  /** Starts {@code masters} nodes under {@code dir} and forms the cluster. */
+  /** Starts {@code masters} nodes (no replicas) under {@code dir} and forms the cluster. */
   public static EmbeddedRedisCluster start(Path dir, int masters) {
+    return start(dir, masters, 0, "everysec");
+  }
+
+  /**
+   * Starts {@code masters} masters and {@code replicasPerMaster} replicas of each under {@code
+   * dir}, all with {@code appendfsync <appendFsync>} ({@code everysec}, {@code always}, {@code
+   * no}), and forms the cluster; returns once every replica's link to its master is up.
+   */
+  public static EmbeddedRedisCluster start(
+      Path dir, int masters, int replicasPerMaster, String appendFsync) {
     if (masters < 1) {
       throw new IllegalArgumentException("a cluster needs at least one master, got " + masters);
     }
+    if (replicasPerMaster < 0) {
+      throw new IllegalArgumentException("replicas per master must be >= 0: " + replicasPerMaster);
+    }
+    if (!List.of("everysec", "always", "no").contains(appendFsync)) {
+      throw new IllegalArgumentException("appendfsync must be everysec, always or no");
+    }
     long began = System.nanoTime();
     Path binary = RedisBinary.extractInto(dir.resolve("bin"));
+    List<String> config = new ArrayList<>(CLUSTER_CONFIG);
+    config.add("appendfsync " + appendFsync);
     List<RedisProcess> nodes = new ArrayList<>();
-    for (int i = 0; i < masters; i++) {
+    for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
       int port = FreePorts.pickBlock(0, BUS_PORT_OFFSET);
-      nodes.add(new RedisProcess(binary, dir.resolve("node-" + i), port, CLUSTER_CONFIG));
+      nodes.add(new RedisProcess(binary, dir.resolve("node-" + i), port, config));
     }
-    EmbeddedRedisCluster cluster = new EmbeddedRedisCluster(List.copyOf(nodes));
+    EmbeddedRedisCluster cluster = new EmbeddedRedisCluster(List.copyOf(nodes), masters);
     cluster.lifecycle.markStarted();
     try {
       nodes.forEach(RedisProcess::start);
@@ -74,33 +99,112 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
       throw e;
     }
     log.info(
-        "redis cluster of {} masters started on {} in {} ms",
+        "redis cluster of {} masters and {} replicas each started on {} in {} ms",
         masters,
+        replicasPerMaster,
         cluster.uris(),
         Millis.since(began));
     return cluster;
   }
 
-  /** {@code redis://127.0.0.1:<port>} of every master, in node order. */
+  /** {@code redis://127.0.0.1:<port>} of every node (masters first), in node order. */
   public List<String> uris() {
     return nodes.stream().map(n -> "redis://127.0.0.1:" + n.port()).toList();
   }
 
+  /** Every node, masters and replicas. */
   public int size() {
     return nodes.size();
+  }
+
+  /** Masters the cluster was formed with (nodes 0 .. masters-1 at start). */
+  public int masters() {
+    return masters;
   }
 
   public int port(int i) {
     return nodes.get(i).port();
   }
 
-  /** The index of the master that owns the slot of {@code key} (hash tags respected). */
+  /**
+   * The index of the node that owned the slot of {@code key} (hash tags respected) when the cluster
+   * was formed; {@link #masterOwning} after a failover.
+   */
   public int nodeOwning(String key) {
     int slot = SlotHash.getSlot(key);
-    return IntStream.range(0, size())
-        .filter(i -> slot >= firstSlot(i, size()) && slot < firstSlot(i + 1, size()))
+    return IntStream.range(0, masters)
+        .filter(i -> slot >= firstSlot(i, masters) && slot < firstSlot(i + 1, masters))
         .findFirst()
         .orElseThrow();
+  }
+
+  /** The index of the node serving {@code key}'s slot as master now, as the cluster reports it. */
+  public int masterOwning(String key) {
+    int slot = SlotHash.getSlot(key);
+    for (ClusterNodeLine line : clusterNodes()) {
+      if (line.isMaster() && !line.failed() && line.owns(slot)) {
+        return indexOfPort(line.port());
+      }
+    }
+    throw new IllegalStateException("no live master serves slot " + slot + " of " + key);
+  }
+
+  /**
+   * The index of a replica of master {@code master} whose link is up, as the master itself reports
+   * it ({@code INFO replication}; other nodes learn of a new replica by gossip, later).
+   */
+  public int replicaOf(int master) {
+    String replication = withNode(master, c -> c.sync().info("replication"));
+    for (String line : replication.split("\r?\n")) {
+      // slave0:ip=127.0.0.1,port=20431,state=online,offset=123,lag=0
+      if (line.startsWith("slave") && line.contains("state=online")) {
+        String port = line.replaceAll(".*port=(\\d+).*", "$1");
+        return indexOfPort(Integer.parseInt(port));
+      }
+    }
+    throw new IllegalStateException("master " + master + " has no replica online");
+  }
+
+  /** SIGKILL node i: no AOF fsync, no goodbye to the cluster bus, as a crashed host. */
+  public void killNode(int i) {
+    lifecycle.requireStarted();
+    nodes.get(i).kill();
+    log.info("redis cluster node {} (127.0.0.1:{}) killed (SIGKILL)", i, port(i));
+  }
+
+  /** SIGSTOP node i: it keeps its connections but answers nothing (a frozen host). */
+  public void pauseNode(int i) {
+    lifecycle.requireStarted();
+    nodes.get(i).signal("STOP");
+  }
+
+  /** SIGCONT node i after {@link #pauseNode}. */
+  public void resumeNode(int i) {
+    lifecycle.requireStarted();
+    nodes.get(i).signal("CONT");
+  }
+
+  /**
+   * Waits until node {@code replica} serves as a master with slots and reports the cluster ok (the
+   * replica's own failover after its master's {@code cluster-node-timeout}); returns the time it
+   * took.
+   */
+  public Duration awaitPromoted(int replica, Duration deadline) {
+    long began = System.nanoTime();
+    Poll.until(
+        deadline,
+        "redis cluster node " + replica + " to be promoted to master",
+        () -> {
+          String role = withNode(replica, c -> c.sync().info("replication"));
+          String info = withNode(replica, c -> c.sync().clusterInfo());
+          return role.contains("role:master")
+              && info.contains("cluster_state:ok")
+              && clusterNodes().stream()
+                  .anyMatch(l -> l.port() == port(replica) && l.isMaster() && l.hasSlots());
+        });
+    Duration took = Duration.ofNanos(System.nanoTime() - began);
+    log.info("redis cluster node {} promoted to master after {} ms", replica, took.toMillis());
+    return took;
   }
 
   /** True while node i's process runs. */
@@ -149,16 +253,48 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
   }
 
   private void form() {
-    int n = size();
-    for (int i = 0; i < n; i++) {
-      int[] slots = IntStream.range(firstSlot(i, n), firstSlot(i + 1, n)).toArray();
+    for (int i = 0; i < masters; i++) {
+      int[] slots = IntStream.range(firstSlot(i, masters), firstSlot(i + 1, masters)).toArray();
       withNode(i, c -> c.sync().clusterAddSlots(slots));
     }
-    for (int i = 1; i < n; i++) {
+    for (int i = 1; i < size(); i++) {
       int port = port(i);
       withNode(0, c -> c.sync().clusterMeet("127.0.0.1", port));
     }
+    if (size() > masters) {
+      // A replica can follow a master only once it has learned the master's id by gossip.
+      Poll.until(
+          FORM_TIMEOUT,
+          "every Redis Cluster node to know all " + size() + " nodes",
+          () ->
+              IntStream.range(0, size())
+                  .allMatch(
+                      i ->
+                          withNode(i, c -> c.sync().clusterInfo())
+                              .contains("cluster_known_nodes:" + size() + "\r")));
+      for (int i = masters; i < size(); i++) {
+        String masterId = withNode(i % masters, c -> c.sync().clusterMyId());
+        withNode(i, c -> c.sync().clusterReplicate(masterId));
+      }
+    }
     awaitHealthy();
+  }
+
+  /** CLUSTER NODES as a running node sees it. */
+  private List<ClusterNodeLine> clusterNodes() {
+    int any =
+        IntStream.range(0, size())
+            .filter(this::isRunning)
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("no redis cluster node runs"));
+    return ClusterNodeLine.parse(withNode(any, c -> c.sync().clusterNodes()));
+  }
+
+  private int indexOfPort(int port) {
+    return IntStream.range(0, size())
+        .filter(i -> port(i) == port)
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no node on port " + port));
   }
 
   /** Every running node reports state ok, all slots assigned and healthy, and knows every node. */
@@ -173,8 +309,14 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
               continue;
             }
             String info = withNode(i, c -> c.sync().clusterInfo());
+            String replication = withNode(i, c -> c.sync().info("replication"));
+            // A replica still syncing from its master would lose writes on an immediate failover.
+            boolean linked =
+                !replication.contains("role:slave")
+                    || replication.contains("master_link_status:up");
             boolean ok =
-                info.contains("cluster_state:ok")
+                linked
+                    && info.contains("cluster_state:ok")
                     && info.contains("cluster_known_nodes:" + n + "\r")
                     && info.contains("cluster_slots_ok:" + SLOTS + "\r");
             String nodesView = withNode(i, c -> c.sync().clusterNodes());

@@ -106,6 +106,40 @@ final class RedisProcess implements ServerControl {
     stop();
   }
 
+  /** SIGKILL: nothing flushed, nothing said to the cluster bus. */
+  synchronized void kill() {
+    if (process != null) {
+      process.destroyForcibly();
+      try {
+        process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted killing redis on port " + port, e);
+      }
+      ChildProcesses.forget(process);
+      process = null;
+    }
+  }
+
+  /** Sends {@code SIG<name>} (STOP, CONT) to the running server. */
+  synchronized void signal(String name) {
+    if (!isRunning()) {
+      throw new IllegalStateException("redis on port " + port + " is not running");
+    }
+    try {
+      int exit =
+          new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start().waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException("kill -" + name + " exited with " + exit);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot signal redis on port " + port, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted signalling redis on port " + port, e);
+    }
+  }
+
   synchronized long pid() {
     return process == null ? -1 : process.pid();
   }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -26,9 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One drill class = one cluster: three scheduler nodes and two executors as child JVMs on the
- * shared embedded infrastructure (standalone Redis, a 3-server ZooKeeper ensemble, RocketMQ), and
- * {@value #JOBS} jobs firing every second. Redis is flushed first, and the ZooKeeper root and
- * executor app are unique to the class, so drills never see each other's state.
+ * shared embedded infrastructure (standalone Redis unless the drill class's own {@code @RealInfra}
+ * asks for a cluster, a 3-server ZooKeeper ensemble, RocketMQ), and {@value #JOBS} jobs firing
+ * every second. Redis is flushed first, and the ZooKeeper root and executor app are unique to the
+ * class, so drills never see each other's state.
  */
 @RealInfra(redis = RedisMode.STANDALONE, zookeeper = ZkMode.ENSEMBLE, rocketMq = true)
 abstract class DrillBase {
@@ -68,7 +70,12 @@ abstract class DrillBase {
     String drill = info.getTestClass().orElseThrow().getSimpleName().toLowerCase(Locale.ROOT);
     String id = drill.replace("drillit", "") + "-" + UUID.randomUUID().toString().substring(0, 6);
     // Generous: the ledger pipelines thousands of reads while the machine runs five JVMs.
-    redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(30));
+    Map<String, String> connection = infra.springProperties();
+    redis =
+        KairosRedis.connect(
+            List.of(connection.get("kairos.redis.uris").split(",")),
+            Boolean.parseBoolean(connection.get("kairos.redis.cluster")),
+            Duration.ofSeconds(30));
     redis.sync().flushall();
     cluster = new DrillCluster(infra, Path.of("target", "drills", id), id, QUEUES);
     if (info.getTestClass().orElseThrow().isAnnotationPresent(ProxiedNodeLinks.class)) {
@@ -85,11 +92,15 @@ abstract class DrillBase {
     for (String handler : List.of(StartRecorder.HANDLER, "demoFast", "demoSlow", "demoFlaky")) {
       infra.rocketMq().createTopic(TopicNames.handlerTopic(id, handler), QUEUES);
     }
+    String[] extraArgs =
+        Optional.ofNullable(info.getTestClass().orElseThrow().getAnnotation(ClusterArgs.class))
+            .map(ClusterArgs::value)
+            .orElse(new String[0]);
     for (int i = 0; i < NODES; i++) {
-      cluster.startNode();
+      cluster.startNode(extraArgs);
     }
     for (int i = 0; i < EXECUTORS; i++) {
-      cluster.startExecutor();
+      cluster.startExecutor(extraArgs);
     }
     cluster.awaitMembers(cluster.nodes(), NODES, START_DEADLINE);
     DrillNode leader = cluster.awaitLeader(cluster.nodes(), START_DEADLINE);

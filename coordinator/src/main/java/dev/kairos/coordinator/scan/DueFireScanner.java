@@ -16,6 +16,7 @@ import dev.kairos.core.model.JobScheduling;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.redis.ReplicaWait;
 import dev.kairos.core.redis.ShardReadiness;
 import dev.kairos.core.schedule.FirePlan;
 import dev.kairos.core.schedule.FireWindow;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -290,6 +292,7 @@ public final class DueFireScanner {
                 return planned
                     .batch
                     .send(async)
+                    .thenCompose(this::replicated)
                     .toCompletableFuture()
                     .thenApply(outcome -> new Claimed(planned, outcome));
               })
@@ -310,6 +313,32 @@ public final class DueFireScanner {
                       config.maxBatchesPerShard());
                 }
                 return CompletableFuture.completedFuture(null);
+              });
+    }
+
+    /**
+     * One WAIT for the whole batch (kairos.redis.wait-replicas) before the claimed fires are
+     * settled and their nodes notified. A shortfall proceeds (the claim has committed); a failed
+     * WAIT (the master is gone, perhaps with the claim) fails the batch like a lost script reply:
+     * the next pass finds the fires claimed (CAS skip; the nodes' wheel reconcile picks them up) or
+     * unclaimed (claimed again, under the same trigger ids).
+     */
+    private CompletionStage<ClaimOutcome> replicated(ClaimOutcome outcome) {
+      if (!outcome.accepted() || !redis.replicaWait().policy().enabled()) {
+        return CompletableFuture.completedFuture(outcome);
+      }
+      return redis
+          .replicaWait()
+          .afterWrite(RedisKeys.fence(outcome.shard()))
+          .thenApply(
+              ack -> {
+                if (ack == ReplicaWait.Ack.FAILED) {
+                  throw new KairosException(
+                      "WAIT after the claim of shard "
+                          + outcome.shard()
+                          + " failed: its master may be gone, the next pass settles the batch");
+                }
+                return outcome;
               });
     }
 

@@ -6,9 +6,11 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -16,6 +18,7 @@ import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,9 +34,11 @@ public final class KairosRedis implements AutoCloseable {
   private final StatefulRedisConnection<String, String> standalone;
   private final StatefulRedisClusterConnection<String, String> cluster;
   private final Duration timeout;
+  private final ReplicaWait replicaWait;
 
   private KairosRedis(
       Duration timeout,
+      ReplicaWait.Policy replicaPolicy,
       ClientResources resources,
       RedisClient standaloneClient,
       StatefulRedisConnection<String, String> standalone,
@@ -45,6 +50,7 @@ public final class KairosRedis implements AutoCloseable {
     this.clusterClient = clusterClient;
     this.cluster = cluster;
     this.timeout = timeout;
+    this.replicaWait = new ReplicaWait(replicaPolicy, new MasterAcks(), System::nanoTime);
   }
 
   /**
@@ -54,8 +60,31 @@ public final class KairosRedis implements AutoCloseable {
   /** The longest pause between two reconnect attempts after a lost connection. */
   public static final Duration MAX_RECONNECT_DELAY = Duration.ofMillis(500);
 
+  /**
+   * The shortest time between two topology refreshes a cluster event (reconnects, MOVED) asks for.
+   */
+  static final Duration ADAPTIVE_REFRESH_INTERVAL = Duration.ofSeconds(1);
+
   public static KairosRedis connect(List<String> uris, boolean clusterMode, Duration timeout) {
+    return connect(uris, clusterMode, timeout, ReplicaWait.Policy.OFF);
+  }
+
+  /**
+   * As {@link #connect(List, boolean, Duration)}, with the WAIT that follows claim scripts ({@link
+   * #replicaWait()}); its timeout must be shorter than the command timeout.
+   */
+  public static KairosRedis connect(
+      List<String> uris, boolean clusterMode, Duration timeout, ReplicaWait.Policy replicaPolicy) {
     Objects.requireNonNull(uris, "uris");
+    Objects.requireNonNull(replicaPolicy, "replicaPolicy");
+    if (replicaPolicy.enabled() && replicaPolicy.timeout().compareTo(timeout) >= 0) {
+      throw new IllegalArgumentException(
+          "wait-timeout ("
+              + replicaPolicy.timeout()
+              + ") must be shorter than the command timeout ("
+              + timeout
+              + ")");
+    }
     if (uris.isEmpty()) {
       throw new IllegalArgumentException("at least one Redis URI is required");
     }
@@ -74,7 +103,8 @@ public final class KairosRedis implements AutoCloseable {
       RedisURI uri = RedisURI.create(uris.get(0));
       uri.setTimeout(timeout);
       RedisClient client = RedisClient.create(resources, uri);
-      return new KairosRedis(timeout, resources, client, client.connect(), null, null);
+      return new KairosRedis(
+          timeout, replicaPolicy, resources, client, client.connect(), null, null);
     }
     List<RedisURI> seeds =
         uris.stream().map(RedisURI::create).peek(u -> u.setTimeout(timeout)).toList();
@@ -84,10 +114,16 @@ public final class KairosRedis implements AutoCloseable {
             .topologyRefreshOptions(
                 ClusterTopologyRefreshOptions.builder()
                     .enableAllAdaptiveRefreshTriggers()
+                    // Lettuce allows one adaptive refresh per 30 s by default. When a master is
+                    // killed, the refresh its lost connection triggers comes before the replica's
+                    // promotion (cluster-node-timeout later): with the default, its shards would
+                    // stay unreachable until the next refresh, 30 s on (issue #14's failover
+                    // drill).
+                    .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_INTERVAL)
                     .enablePeriodicRefresh(Duration.ofSeconds(30))
                     .build())
             .build());
-    return new KairosRedis(timeout, resources, null, null, client, client.connect());
+    return new KairosRedis(timeout, replicaPolicy, resources, null, null, client, client.connect());
   }
 
   /** The command timeout every call of this connection runs under. */
@@ -107,6 +143,11 @@ public final class KairosRedis implements AutoCloseable {
     return cluster != null ? cluster.async() : standalone.async();
   }
 
+  /** The WAIT to send after a script that commits a claim (off unless configured). */
+  public ReplicaWait replicaWait() {
+    return replicaWait;
+  }
+
   /** The cluster connection, or {@code null} on a standalone server. */
   public StatefulRedisClusterConnection<String, String> clusterConnection() {
     return cluster;
@@ -122,5 +163,36 @@ public final class KairosRedis implements AutoCloseable {
       standaloneClient.shutdown();
     }
     resources.shutdown();
+  }
+
+  /**
+   * WAIT on the connection that wrote: the standalone connection, or on a cluster the pooled write
+   * connection to the slot's master, which Lettuce keys by host and port — the same one a keyed
+   * command to that slot uses (a connection that never wrote would get an immediate, empty WAIT).
+   */
+  private final class MasterAcks implements ReplicaWait.Acks {
+
+    private static final String STANDALONE = "standalone";
+
+    @Override
+    public String masterOf(String key) {
+      if (cluster == null) {
+        return STANDALONE;
+      }
+      RedisClusterNode master = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+      return master == null ? null : master.getUri().getHost() + ":" + master.getUri().getPort();
+    }
+
+    @Override
+    public CompletionStage<Long> await(String master, int replicas, long timeoutMs) {
+      if (cluster == null) {
+        return standalone.async().waitForReplication(replicas, timeoutMs);
+      }
+      int colon = master.lastIndexOf(':');
+      return cluster
+          .getConnectionAsync(
+              master.substring(0, colon), Integer.parseInt(master.substring(colon + 1)))
+          .thenCompose(c -> c.async().waitForReplication(replicas, timeoutMs));
+    }
   }
 }

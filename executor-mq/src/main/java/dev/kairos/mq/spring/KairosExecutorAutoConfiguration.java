@@ -1,6 +1,8 @@
 package dev.kairos.mq.spring;
 
 import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.ReplicaWait;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -38,9 +40,26 @@ public class KairosExecutorAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  KairosRedis kairosRedis(KairosExecutorProperties properties) {
+  KairosRedis kairosRedis(
+      KairosExecutorProperties properties, ObjectProvider<MeterRegistry> meterRegistry) {
     KairosExecutorProperties.Redis redis = properties.getRedis();
-    return KairosRedis.connect(redis.getUris(), redis.isCluster(), redis.getTimeout());
+    KairosRedis connected =
+        KairosRedis.connect(
+            redis.getUris(),
+            redis.isCluster(),
+            redis.getTimeout(),
+            new ReplicaWait.Policy(redis.getWaitReplicas(), redis.getWaitTimeout()));
+    MeterRegistry meters = meterRegistry.getIfAvailable();
+    if (meters != null) {
+      ReplicaWait wait = connected.replicaWait();
+      FunctionCounter.builder("kairos.redis.wait.calls", wait, ReplicaWait::waits)
+          .description("WAIT commands sent after start-claim scripts")
+          .register(meters);
+      FunctionCounter.builder("kairos.redis.wait.unacknowledged", wait, ReplicaWait::unacknowledged)
+          .description("start claims that proceeded with fewer replicas acknowledging than asked")
+          .register(meters);
+    }
+    return connected;
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.kairos.mq.spring;
 
+import dev.kairos.core.redis.ReplicaWait;
 import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.ResultReports;
 import dev.kairos.mq.log.TriggerLogSettings;
@@ -196,6 +197,32 @@ public class KairosExecutorProperties {
 
     /** Command timeout. */
     private Duration timeout = DEFAULT_REDIS_TIMEOUT;
+
+    /**
+     * Replicas that must acknowledge each start-claim script before its handlers run ({@code WAIT}
+     * after it, one per script call); 0 sends no WAIT. Fewer acknowledgements proceed, counted in
+     * {@code kairos.redis.wait.unacknowledged}.
+     */
+    private int waitReplicas = 0;
+
+    /** How long one WAIT may block; must be shorter than the command timeout. */
+    private Duration waitTimeout = ReplicaWait.DEFAULT_TIMEOUT;
+
+    public int getWaitReplicas() {
+      return waitReplicas;
+    }
+
+    public void setWaitReplicas(int waitReplicas) {
+      this.waitReplicas = waitReplicas;
+    }
+
+    public Duration getWaitTimeout() {
+      return waitTimeout;
+    }
+
+    public void setWaitTimeout(Duration waitTimeout) {
+      this.waitTimeout = waitTimeout;
+    }
 
     public List<String> getUris() {
       return uris;

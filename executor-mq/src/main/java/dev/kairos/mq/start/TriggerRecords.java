@@ -7,6 +7,7 @@ import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.redis.ReplicaWait;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -147,7 +149,35 @@ public final class TriggerRecords {
     return claimStart
         .<List<Object>>evalAsync(
             redis.async(), ScriptOutputType.MULTI, shardKeys(shard), args.toArray(String[]::new))
-        .thenApply(replies -> each(replies, TriggerRecords::startOutcome));
+        .thenApply(replies -> each(replies, TriggerRecords::startOutcome))
+        .thenCompose(outcomes -> replicated(shard, outcomes));
+  }
+
+  /**
+   * One WAIT per start-claim call (kairos.redis.wait-replicas), before any handler of the group
+   * runs: a start claim a failover undid would let a re-sent copy start a second time. A shortfall
+   * proceeds ({@link ReplicaWait}); a failed WAIT fails the claims as a lost reply would, so the
+   * executor claims again on whichever master then serves the shard and reads back whose claim
+   * stands (its own earlier try: the handler runs once).
+   */
+  private CompletionStage<List<StartOutcome>> replicated(int shard, List<StartOutcome> outcomes) {
+    if (!redis.replicaWait().policy().enabled()
+        || outcomes.stream().noneMatch(StartOutcome::started)) {
+      return CompletableFuture.completedFuture(outcomes);
+    }
+    return redis
+        .replicaWait()
+        .afterWrite(RedisKeys.events(shard))
+        .thenApply(
+            ack -> {
+              if (ack == ReplicaWait.Ack.FAILED) {
+                throw new KairosException(
+                    "WAIT after the start claims of shard "
+                        + shard
+                        + " failed: the master may be gone with them; claim again");
+              }
+              return outcomes;
+            });
   }
 
   private static String[] shardKeys(int shard) {

@@ -1,5 +1,7 @@
 package dev.kairos.node.system.redis;
 
+import dev.kairos.core.redis.ReplicaWait;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
@@ -28,6 +30,17 @@ public class RedisConnectionProperties {
   /** Command timeout: a command not answered within it fails instead of waiting. */
   @NotNull private Duration timeout = DEFAULT_TIMEOUT;
 
+  /**
+   * Replicas that must acknowledge each fire-claim script ({@code WAIT n timeout} after it, one per
+   * batch); 0 sends no WAIT. Fewer acknowledgements proceed, counted in {@code
+   * kairos.redis.wait.unacknowledged}.
+   */
+  @Min(0)
+  private int waitReplicas = 0;
+
+  /** How long one WAIT may block; must be shorter than {@link #timeout}. */
+  @NotNull private Duration waitTimeout = ReplicaWait.DEFAULT_TIMEOUT;
+
   public List<String> getUris() {
     return uris;
   }
@@ -50,5 +63,21 @@ public class RedisConnectionProperties {
 
   public void setTimeout(Duration timeout) {
     this.timeout = timeout;
+  }
+
+  public int getWaitReplicas() {
+    return waitReplicas;
+  }
+
+  public void setWaitReplicas(int waitReplicas) {
+    this.waitReplicas = waitReplicas;
+  }
+
+  public Duration getWaitTimeout() {
+    return waitTimeout;
+  }
+
+  public void setWaitTimeout(Duration waitTimeout) {
+    this.waitTimeout = waitTimeout;
   }
 }
