@@ -32,6 +32,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.dao.DataAccessException;
 import org.springframework.orm.jpa.JpaTransactionManager;
 import org.springframework.orm.jpa.SharedEntityManagerCreator;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -275,5 +276,23 @@ class HistoryReadIT {
                 .search(new TriggerSearch(null, null, List.of("FAIL"), null, null, null), 0, 1)
                 .total())
         .isEqualTo(16);
+  }
+
+  @Test
+  void theUnitBootsWithoutPostgreSqlAndOnlyTheQueryFails() {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl("jdbc:postgresql://127.0.0.1:1/kairos"); // nothing listens on port 1
+    config.setInitializationFailTimeout(-1);
+    config.setConnectionTimeout(1_000);
+    try (HikariDataSource down = new HikariDataSource(config);
+        AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext()) {
+      ctx.registerBean(DataSource.class, () -> down);
+      ctx.register(HistoryReadConfiguration.class);
+      ctx.refresh(); // Hibernate reads no JDBC metadata at boot
+      HistoryReader offline = ctx.getBean(HistoryReader.class);
+      assertThatThrownBy(
+              () -> offline.search(new TriggerSearch(null, null, null, null, null, null), 0, 1))
+          .isInstanceOf(DataAccessException.class);
+    }
   }
 }
