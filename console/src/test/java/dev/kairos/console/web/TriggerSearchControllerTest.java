@@ -9,7 +9,8 @@ class TriggerSearchControllerTest {
   @Test
   void aDatetimeLocalValueIsReadAsUtc() {
     assertThat(TriggerSearchController.utc("2026-11-26T10:00")).isEqualTo("2026-11-26T10:00:00Z");
-    assertThat(TriggerSearchController.utc("2026-11-26T10:00:05")).isEqualTo("2026-11-26T10:00:05Z");
+    assertThat(TriggerSearchController.utc("2026-11-26T10:00:05"))
+        .isEqualTo("2026-11-26T10:00:05Z");
     assertThat(TriggerSearchController.utc(" 2026-11-26T10:00:05.250 "))
         .isEqualTo("2026-11-26T10:00:05.250Z");
   }
