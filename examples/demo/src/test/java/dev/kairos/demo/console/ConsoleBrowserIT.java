@@ -417,6 +417,9 @@ class ConsoleBrowserIT {
       driver.get(base + "/console/jobs/" + JOB);
       waitFor("the job page", ExpectedConditions.textToBe(By.id("job-id"), JOB));
       assertThat(driver.findElements(By.id("job-actions"))).as("no actions for a VIEWER").isEmpty();
+      assertThat(Long.parseLong(driver.findElement(By.id("stats-total")).getText()))
+          .as("the job's last 24 hours from the history")
+          .isPositive();
       browser.screenshot("11-viewer-job");
       Object status = post("/console/jobs/" + JOB + "/disable", true);
       assertThat(status).as("a VIEWER's POST with a valid CSRF token").isEqualTo(403L);
