@@ -308,8 +308,16 @@ class ConsoleBrowserIT {
       job.put("id", IMPORTED).put("enabled", false);
       document.set("jobs", json.createArrayNode().add(job));
       Path file = Files.createTempFile("kairos-import-", ".json");
-      Files.writeString(file, json.writeValueAsString(document));
       try {
+        // A file that is not JSON is named and changes nothing.
+        Files.writeString(file, "not json {");
+        driver.findElement(By.id("import-file")).sendKeys(file.toAbsolutePath().toString());
+        driver.findElement(By.id("import-preview")).click();
+        waitFor(
+            "the file error",
+            ExpectedConditions.textToBePresentInElementLocated(By.id("import-errors"), "file"));
+        assertThat(driver.findElements(By.id("import-apply"))).as("nothing to apply").isEmpty();
+        Files.writeString(file, json.writeValueAsString(document));
         driver.findElement(By.id("import-file")).sendKeys(file.toAbsolutePath().toString());
         driver.findElement(By.id("import-preview")).click();
         waitFor(
