@@ -10,7 +10,6 @@ public class ConsoleProperties {
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(30);
   public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(5);
   public static final int DEFAULT_SAMPLES_KEPT = 120;
-  public static final int DEFAULT_TRIGGER_SEARCH_JOBS = 20;
   public static final Duration DEFAULT_API_TIMEOUT = Duration.ofSeconds(10);
 
   /** Whether the node serves the console at {@code /console}. */
@@ -24,12 +23,6 @@ public class ConsoleProperties {
 
   /** Dashboard samples kept in memory (120 × 5 s = the last 10 minutes). */
   private int samplesKept = DEFAULT_SAMPLES_KEPT;
-
-  /**
-   * A trigger search reads the recent triggers of at most this many matching jobs (the stores have
-   * no cross-job trigger index yet; each job costs one read).
-   */
-  private int triggerSearchJobs = DEFAULT_TRIGGER_SEARCH_JOBS;
 
   /** Timeout of one console call to the node's own admin API. */
   private Duration apiTimeout = DEFAULT_API_TIMEOUT;
@@ -78,14 +71,6 @@ public class ConsoleProperties {
 
   public void setSamplesKept(int samplesKept) {
     this.samplesKept = samplesKept;
-  }
-
-  public int getTriggerSearchJobs() {
-    return triggerSearchJobs;
-  }
-
-  public void setTriggerSearchJobs(int triggerSearchJobs) {
-    this.triggerSearchJobs = triggerSearchJobs;
   }
 
   public Duration getApiTimeout() {

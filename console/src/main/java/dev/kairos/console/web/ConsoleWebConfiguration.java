@@ -19,6 +19,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
   JobsController.class,
   BatchController.class,
   TriggersController.class,
+  TriggerSearchController.class,
+  JobTransferController.class,
   ExecutorsController.class,
   ClusterController.class
 })

@@ -15,7 +15,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 
 /**
  * The dashboard: this node's fire rate, dispatch lateness, misfires and failures from its meters
- * (sampled in memory for the charts), and every app's live executors from the API.
+ * (sampled in memory for the charts), every app's live executors from the API, and the daily report
+ * of the last 7 days from the PostgreSQL history.
  */
 @Controller
 class DashboardController {
@@ -31,6 +32,12 @@ class DashboardController {
   @GetMapping({"/console", "/console/"})
   String dashboard(Model model) {
     fill(model);
+    // The daily report is read once per page view, not with the numbers panel every few seconds:
+    // it comes from PostgreSQL and changes hourly (refreshed with the retention run).
+    ApiResponse report = api.get("/api/v1/reports/daily");
+    model.addAttribute("reportApps", report.ok() ? report.list("apps") : List.of());
+    model.addAttribute("reportAll", report.ok() ? report.list("allJobs") : List.of());
+    model.addAttribute("reportProblem", report.ok() ? null : report.problem());
     return "console/dashboard";
   }
 

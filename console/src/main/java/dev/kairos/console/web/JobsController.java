@@ -101,6 +101,9 @@ class JobsController {
     }
     ApiResponse fires = api.get(Paths.job(id) + "/next-fires?count=" + PREVIEW_COUNT);
     ApiResponse triggers = api.get(Paths.job(id) + "/triggers?size=20");
+    // The last 24 hours from the PostgreSQL history; without it the page simply leaves them out.
+    ApiResponse stats = api.get(Paths.job(id) + "/stats");
+    model.addAttribute("stats", stats.ok() ? stats.body() : null);
     model.addAttribute("job", job.body());
     model.addAttribute("fires", fires.ok() ? fires.list("fires") : List.of());
     model.addAttribute("triggers", triggers.ok() ? triggers.list("items") : List.of());

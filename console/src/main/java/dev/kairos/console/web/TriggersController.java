@@ -1,12 +1,9 @@
 package dev.kairos.console.web;
 
-import dev.kairos.console.ConsoleProperties;
 import dev.kairos.console.api.ApiResponse;
 import dev.kairos.console.api.NodeApi;
 import dev.kairos.core.model.TriggerState;
 import jakarta.servlet.http.HttpServletResponse;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Controller;
@@ -18,58 +15,21 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
- * Triggers: a search over the recent triggers of the jobs that match (the stores keep a recent
- * index per job, not one across jobs, so the search reads at most {@code
- * kairos.console.trigger-search-jobs} jobs and says so), one trigger's details with its handler log
- * (tailed live while the run goes), and cancel.
+ * One trigger's details with its handler log (tailed live while the run goes), cancel, and a job's
+ * recent triggers; the search across jobs is {@link TriggerSearchController}.
  */
 @Controller
 class TriggersController {
 
   static final int PER_JOB = 20;
-  static final int SHOWN = 100;
 
   /** Log lines per read: the first render and every tail step. */
   static final int LOG_PAGE = 500;
 
   private final NodeApi api;
-  private final ConsoleProperties properties;
 
-  TriggersController(NodeApi api, ConsoleProperties properties) {
+  TriggersController(NodeApi api) {
     this.api = api;
-    this.properties = properties;
-  }
-
-  @GetMapping("/console/triggers")
-  String search(
-      @RequestParam(defaultValue = "") String q,
-      @RequestParam(defaultValue = "") String state,
-      Model model) {
-    int maxJobs = properties.getTriggerSearchJobs();
-    ApiResponse jobs =
-        api.get(
-            "/api/v1/jobs?size=" + maxJobs + (q.isBlank() ? "" : "&q=" + Paths.query(q.trim())));
-    List<Map<String, Object>> found = new ArrayList<>();
-    for (Map<String, Object> job : jobs.list("items")) {
-      ApiResponse triggers =
-          api.get(Paths.job(String.valueOf(job.get("id"))) + "/triggers?size=" + PER_JOB);
-      for (Map<String, Object> t : triggers.list("items")) {
-        if (state.isBlank() || state.equals(t.get("state"))) {
-          found.add(t);
-        }
-      }
-    }
-    found.sort(
-        Comparator.comparingLong((Map<String, Object> t) -> number(t.get("fireMs"))).reversed());
-    Object total = jobs.body().getOrDefault("total", 0);
-    model.addAttribute("q", q).addAttribute("state", state);
-    model.addAttribute("states", TriggerState.values());
-    model.addAttribute("triggers", found.size() > SHOWN ? found.subList(0, SHOWN) : found);
-    model.addAttribute("jobsRead", jobs.list("items").size());
-    model.addAttribute("jobsMatching", total);
-    model.addAttribute("perJob", PER_JOB);
-    model.addAttribute("problem", jobs.ok() ? null : jobs.problem());
-    return "console/triggers";
   }
 
   @GetMapping("/console/trigger")
@@ -143,9 +103,5 @@ class TriggersController {
     } catch (IllegalArgumentException e) {
       return false;
     }
-  }
-
-  private static long number(Object value) {
-    return value instanceof Number n ? n.longValue() : 0L;
   }
 }

@@ -10,6 +10,7 @@ import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.batch.JobImporter;
 import dev.kairos.node.api.cluster.ClusterReader;
 import dev.kairos.node.api.executor.LiveSlots;
+import dev.kairos.node.api.history.HistoryAccess;
 import dev.kairos.node.api.job.ExecutorWarnings;
 import dev.kairos.node.api.job.JobCatalog;
 import dev.kairos.node.api.trigger.TriggerLogReader;
@@ -20,6 +21,7 @@ import dev.kairos.node.api.web.StrictJsonMapper;
 import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.zookeeper.ZookeeperProperties;
 import dev.kairos.sync.history.TriggerHistoryQueries;
+import dev.kairos.sync.history.read.HistoryReader;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.springframework.beans.factory.ObjectProvider;
@@ -74,6 +76,12 @@ class ApiConfiguration {
       ObjectProvider<TriggerHistoryQueries> history,
       RedisConnectionProperties redisProperties) {
     return new TriggerLookup(redis, keys, history.getIfAvailable(), redisProperties.getTimeout());
+  }
+
+  /** The JPA history read side (persistence-sync) where a DataSource is wired; else 503s. */
+  @Bean
+  HistoryAccess apiHistoryAccess(ObjectProvider<HistoryReader> reader) {
+    return new HistoryAccess(reader);
   }
 
   @Bean

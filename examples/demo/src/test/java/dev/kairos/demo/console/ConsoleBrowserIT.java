@@ -2,6 +2,9 @@ package dev.kairos.demo.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kairos.demo.executor.DemoExecutorApplication;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
@@ -34,10 +37,11 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The console in a real browser (issue #17): headless Chromium against a real scheduler node on
  * real Redis, ZooKeeper and RocketMQ, with the demo executor running the jobs. An operator signs in
  * with an ADMIN token, creates a job (a bad zone is named by field, then the preview shows the next
- * fires), watches it fire on the job page, opens the trigger, finds it by search, reads a running
- * trigger's handler log as it is tailed live, looks at executors and the cluster, pauses and
- * resumes scheduling; a VIEWER sees the pages without edit controls and has a write refused with
- * 403. Every page is saved as a screenshot in docs/console/.
+ * fires), watches it fire on the job page, opens the trigger, finds it by the history search across
+ * jobs, reads a running trigger's handler log as it is tailed live, looks at executors and the
+ * cluster, pauses and resumes scheduling, reads the daily report on the dashboard, exports the jobs
+ * and imports a copy (dry-run preview, then applied); a VIEWER sees the pages without edit controls
+ * and has a write refused with 403. Every page is saved as a screenshot in docs/console/.
  */
 @RealInfra(
     redis = RedisMode.STANDALONE,
@@ -50,6 +54,7 @@ class ConsoleBrowserIT {
   private static final String ADMIN = "console-admin-" + UUID.randomUUID();
   private static final String VIEWER = "console-viewer-" + UUID.randomUUID();
   private static final String JOB = "console-job-" + RUN;
+  private static final String IMPORTED = JOB + "-imported";
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final Duration FIRE_WAIT = Duration.ofSeconds(60);
 
@@ -61,6 +66,9 @@ class ConsoleBrowserIT {
     properties.put("kairos.zookeeper.root-path", "/kairos-console-it-" + RUN);
     properties.put("kairos.cluster.secret", "console-it-secret");
     properties.put("kairos.console.sample-interval", "1s");
+    // The daily report is recomputed with the retention run (hourly by default): often here, so
+    // the dashboard shows today's fires.
+    properties.put("kairos.sync.retention-interval", "2s");
     properties.put("kairos.api.tokens[0].name", "console-admin");
     properties.put("kairos.api.tokens[0].role", "ADMIN");
     properties.put("kairos.api.tokens[0].sha256", sha256(ADMIN));
@@ -98,6 +106,7 @@ class ConsoleBrowserIT {
     console.readAHandlerLogWhileItRuns();
     console.executorsAndCluster();
     console.dashboardCountsTheFires();
+    console.exportAndImportJobs();
     console.aPostWithoutTheCsrfTokenIsRefused();
     console.signOut();
 
@@ -317,19 +326,102 @@ class ConsoleBrowserIT {
           .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
+    /**
+     * Searches the PostgreSQL history across jobs, with the keyboard: the job id typed, the SUCCESS
+     * box ticked with the space bar, the form sent with Enter. The history trails Redis by the sync
+     * lag, so the search is re-sent until the fire has arrived.
+     */
     void searchTriggers() throws Exception {
       driver.findElement(By.id("nav-triggers")).click();
-      type(By.id("tq"), JOB);
-      new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("state")))
-          .selectByValue("SUCCESS");
-      driver.findElement(By.id("search-triggers")).click();
-      waitFor(
-          "found triggers",
-          ExpectedConditions.presenceOfElementLocated(
-              By.cssSelector("#trigger-table .trigger-link")));
+      type(By.id("search-job"), JOB);
+      driver.findElement(By.id("state-SUCCESS")).sendKeys(Keys.SPACE);
+      assertThat(driver.findElement(By.id("state-SUCCESS")).isSelected()).isTrue();
+      new WebDriverWait(driver, FIRE_WAIT)
+          .withMessage("the job's SUCCESS triggers in the history")
+          .until(
+              d -> {
+                d.findElement(By.id("search-text")).sendKeys(Keys.ENTER);
+                return !d.findElements(By.cssSelector("#trigger-table .trigger-link")).isEmpty();
+              });
       List<WebElement> states = driver.findElements(By.cssSelector("#trigger-table .state"));
       assertThat(states).isNotEmpty().allSatisfy(s -> assertThat(s.getText()).isEqualTo("SUCCESS"));
+      assertThat(driver.findElement(By.id("search-job")).getAttribute("value")).isEqualTo(JOB);
+      assertThat(Long.parseLong(driver.findElement(By.id("search-total")).getText())).isPositive();
       browser.screenshot("08-triggers");
+      // A bad filter is named by the API and shown next to the form.
+      driver.get(base + "/console/triggers?state=BOGUS");
+      waitFor(
+          "the field error",
+          ExpectedConditions.textToBePresentInElementLocated(By.id("search-errors"), "state"));
+    }
+
+    /**
+     * Exports the demo app's jobs (the file the console serves), imports a disabled copy of the job
+     * under a new id from a file: the dry run previews CREATE and changes nothing, applying it
+     * creates the job.
+     */
+    void exportAndImportJobs() throws Exception {
+      driver.findElement(By.id("nav-jobs")).click();
+      driver.findElement(By.id("transfer-jobs")).click();
+      waitFor(
+          "the export form", ExpectedConditions.visibilityOfElementLocated(By.id("export-app")));
+      String exported = fetchText("/console/job-export?app=demo");
+      ObjectMapper json = new ObjectMapper();
+      ObjectNode document = (ObjectNode) json.readTree(exported);
+      assertThat(document.path("formatVersion").asInt()).isEqualTo(1);
+      ObjectNode job = null;
+      for (JsonNode j : document.path("jobs")) {
+        if (j.path("id").asText().equals(JOB)) {
+          job = (ObjectNode) j.deepCopy();
+        }
+      }
+      assertThat(job).as("the export holds " + JOB + ": " + exported).isNotNull();
+      job.put("id", IMPORTED).put("enabled", false);
+      document.set("jobs", json.createArrayNode().add(job));
+      Path file = Files.createTempFile("kairos-import-", ".json");
+      try {
+        // A file that is not JSON is named and changes nothing.
+        Files.writeString(file, "not json {");
+        driver.findElement(By.id("import-file")).sendKeys(file.toAbsolutePath().toString());
+        driver.findElement(By.id("import-preview")).click();
+        waitFor(
+            "the file error",
+            ExpectedConditions.textToBePresentInElementLocated(By.id("import-errors"), "file"));
+        assertThat(driver.findElements(By.id("import-apply"))).as("nothing to apply").isEmpty();
+        Files.writeString(file, json.writeValueAsString(document));
+        driver.findElement(By.id("import-file")).sendKeys(file.toAbsolutePath().toString());
+        driver.findElement(By.id("import-preview")).click();
+        waitFor(
+            "the dry run",
+            ExpectedConditions.textToBePresentInElementLocated(By.id("import-items"), "CREATE"));
+        assertThat(driver.findElement(By.id("import-created")).getText()).isEqualTo("1");
+        browser.screenshot("12-import-preview");
+        driver.get(base + "/console/jobs/" + IMPORTED);
+        assertThat(driver.findElements(By.id("job-id"))).as("a dry run creates nothing").isEmpty();
+        driver.findElement(By.id("nav-jobs")).click();
+        driver.findElement(By.id("transfer-jobs")).click();
+        driver.findElement(By.id("import-apply")).click();
+        waitFor(
+            "the import",
+            ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "1 created"));
+        browser.screenshot("13-import-applied");
+      } finally {
+        Files.deleteIfExists(file);
+      }
+      driver.get(base + "/console/jobs/" + IMPORTED);
+      waitFor("the imported job", ExpectedConditions.textToBe(By.id("job-id"), IMPORTED));
+      assertThat(driver.findElement(By.id("job-enabled")).getText()).isEqualTo("no");
+    }
+
+    /** The body of a GET made by the page itself (its session cookie). */
+    private String fetchText(String path) {
+      return String.valueOf(
+          ((JavascriptExecutor) driver)
+              .executeAsyncScript(
+                  "var done = arguments[arguments.length - 1];"
+                      + "fetch(arguments[0]).then(function (r) { return r.text(); })"
+                      + "  .then(done).catch(function (e) { done('error ' + e); });",
+                  base + path));
     }
 
     void executorsAndCluster() throws Exception {
@@ -371,6 +463,14 @@ class ConsoleBrowserIT {
           "the fire chart",
           ExpectedConditions.presenceOfElementLocated(By.cssSelector("#chart-fires canvas")));
       assertThat(driver.findElement(By.id("dashboard-apps")).getText()).contains("demo");
+      new WebDriverWait(driver, WAIT)
+          .withMessage("the daily report counting today's fires of the demo app")
+          .until(
+              d -> {
+                d.navigate().refresh();
+                return !d.findElements(By.id("report-apps")).isEmpty()
+                    && d.findElement(By.id("report-apps")).getText().contains("demo");
+              });
       browser.screenshot("02-dashboard");
     }
 
@@ -396,6 +496,9 @@ class ConsoleBrowserIT {
       driver.get(base + "/console/jobs/" + JOB);
       waitFor("the job page", ExpectedConditions.textToBe(By.id("job-id"), JOB));
       assertThat(driver.findElements(By.id("job-actions"))).as("no actions for a VIEWER").isEmpty();
+      assertThat(Long.parseLong(driver.findElement(By.id("stats-total")).getText()))
+          .as("the job's last 24 hours from the history")
+          .isPositive();
       browser.screenshot("11-viewer-job");
       Object status = post("/console/jobs/" + JOB + "/disable", true);
       assertThat(status).as("a VIEWER's POST with a valid CSRF token").isEqualTo(403L);
