@@ -104,4 +104,8 @@ class TriggersController {
       return false;
     }
   }
+
+  private static long number(Object value) {
+    return value instanceof Number n ? n.longValue() : 0L;
+  }
 }
