@@ -120,14 +120,17 @@ public final class NodeDrain implements AutoCloseable {
       throw new DrainRefusedException(
           steps.node() + " is the only serving member: nobody could take its wheel");
     }
-    status.set(current.started(clock.getAsLong(), exitWhenDrained));
+    DrainStatus started = current.started(clock.getAsLong(), exitWhenDrained);
+    status.set(started);
     try {
       runner.execute(this::run);
     } catch (RejectedExecutionException e) {
       throw new IllegalStateException("node drain is closing", e);
     }
     log.info("node={} drain requested (exit when drained: {})", steps.node(), exitWhenDrained);
-    return status.get();
+    // The status as accepted: the drain thread may already have moved on, and the answer to the
+    // request must say what was started, not race it.
+    return started;
   }
 
   private void run() {
