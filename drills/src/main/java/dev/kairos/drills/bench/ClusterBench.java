@@ -70,7 +70,9 @@ public final class ClusterBench implements AutoCloseable {
       int queues,
       Duration warmup,
       Duration window,
-      List<String> childJvmOptions) {
+      List<String> childJvmOptions,
+      int writeJobs,
+      int writeAt) {
 
     static Options parse(String... args) {
       Map<String, String> given = new HashMap<>();
@@ -99,7 +101,9 @@ public final class ClusterBench implements AutoCloseable {
               Duration.ofSeconds(Long.parseLong(given.getOrDefault("window-s", "60"))),
               given.containsKey("child-jvm")
                   ? Arrays.stream(given.get("child-jvm").split(",")).map(String::trim).toList()
-                  : BENCH_CHILD_JVM_OPTIONS);
+                  : BENCH_CHILD_JVM_OPTIONS,
+              Integer.parseInt(given.getOrDefault("write-jobs", "10000")),
+              Integer.parseInt(given.getOrDefault("write-at", "1000")));
       for (String key : given.keySet()) {
         if (!List.of(
                 "jobs",
@@ -109,7 +113,9 @@ public final class ClusterBench implements AutoCloseable {
                 "queues",
                 "warmup-s",
                 "window-s",
-                "child-jvm")
+                "child-jvm",
+                "write-jobs",
+                "write-at")
             .contains(key)) {
           throw new IllegalArgumentException("unknown option --" + key + "\n" + usage());
         }
@@ -117,13 +123,18 @@ public final class ClusterBench implements AutoCloseable {
       if (o.nodes < 1 || o.executors < 1 || o.queues < o.executors || o.window.isZero()) {
         throw new IllegalArgumentException("need nodes ≥ 1, 1 ≤ executors ≤ queues, window > 0");
       }
+      if (o.writeJobs < 0 || o.writeJobs > JobApi.MAX_BATCH * 100) {
+        throw new IllegalArgumentException(
+            "--write-jobs must be 0 (off) to " + JobApi.MAX_BATCH * 100);
+      }
       return o;
     }
   }
 
   static String usage() {
     return "options: --jobs=100,1000,2000,5000 --workloads=W1,W2 --nodes=2 --executors=2"
-        + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-Xss512k,-XX:-UseDynamicNumberOfCompilerThreads";
+        + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-Xss512k,-XX:-UseDynamicNumberOfCompilerThreads"
+        + " --write-jobs=10000 --write-at=1000";
   }
 
   private final Options options;
@@ -188,6 +199,7 @@ public final class ClusterBench implements AutoCloseable {
         dir);
     startCluster();
     List<BenchRow> rows = new ArrayList<>();
+    List<WriteProbe> writes = new ArrayList<>();
     List<String> previous = List.of();
     for (Workload workload : options.workloads()) {
       for (int jobs : options.jobs()) {
@@ -200,6 +212,11 @@ public final class ClusterBench implements AutoCloseable {
         say("CPU %s", row.cpuLine());
         say("JIT %s", row.jitLine());
         say("STAGES %s", row.stagesLine());
+        if (workload == Workload.W1 && jobs == options.writeAt() && options.writeJobs() > 0) {
+          WriteProbe probe = measureWrites(workload, ids);
+          writes.add(probe);
+          say("WRITES %s", probe.line());
+        }
         if (!row.keepsUp()) {
           say(
               "%s at %d jobs does not keep up (missed > %.1f %% or p99 ≥ %d ms): ladder stops",
@@ -228,6 +245,13 @@ public final class ClusterBench implements AutoCloseable {
     System.out.println();
     System.out.println(BenchRow.jitHeader(List.copyOf(meter.pids().keySet().stream().toList())));
     rows.forEach(r -> System.out.println(r.jitLine()));
+    if (!writes.isEmpty()) {
+      System.out.println();
+      System.out.println("Writes through the API while a row's jobs keep firing:");
+      System.out.println();
+      System.out.println(WriteProbe.header());
+      writes.forEach(w -> System.out.println(w.line()));
+    }
   }
 
   private void startCluster() {
@@ -404,6 +428,67 @@ public final class ClusterBench implements AutoCloseable {
         cpu,
         loadBefore,
         ProcStat.readLoadAverage1());
+  }
+
+  /**
+   * While {@code rowIds} keep firing: imports {@code --write-jobs} parked jobs ({@link
+   * Workload#parkedJob}, created disabled), enables them, deletes them, each through the API at
+   * most {@link JobApi#MAX_BATCH} per call, and reports how the row's fires scheduled during those
+   * calls started.
+   */
+  private WriteProbe measureWrites(Workload workload, List<String> rowIds)
+      throws InterruptedException {
+    int count = options.writeJobs();
+    List<String> ids = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      ids.add("write-r" + rowCount + "-" + i);
+    }
+    Map<String, Long> createdMs = createdMs(rowIds);
+    long from = System.currentTimeMillis();
+    long began = System.nanoTime();
+    for (List<String> call : chunks(ids)) {
+      api.importJobs(call.stream().map(job -> Workload.parkedJob(job, id)).toList());
+    }
+    long created = System.nanoTime();
+    for (List<String> call : chunks(ids)) {
+      int done = api.enableJobs(call);
+      if (done != call.size()) {
+        throw new IllegalStateException("enable found " + done + " of " + call.size() + " jobs");
+      }
+    }
+    long enabled = System.nanoTime();
+    for (List<String> call : chunks(ids)) {
+      api.deleteJobs(call);
+    }
+    long deleted = System.nanoTime();
+    long to = System.currentTimeMillis();
+    List<String> expected = new ArrayList<>();
+    for (String job : rowIds) {
+      for (long t : Workload.fireTimes(workload.schedule(createdMs.get(job)), from, to)) {
+        expected.add(job + ":" + t);
+      }
+    }
+    StartLedger.Outcome outcome = drain(expected, to + DRAIN_CAP.toMillis());
+    List<Long> lateness = new ArrayList<>();
+    outcome.firstStartMs().forEach((trigger, start) -> lateness.add(start - fireMs(trigger)));
+    return new WriteProbe(
+        rowIds.size(),
+        count,
+        (created - began) / 1e9,
+        (enabled - created) / 1e9,
+        (deleted - enabled) / 1e9,
+        expected.size(),
+        outcome.missed().size(),
+        outcome.duplicates().size(),
+        Dist.of(lateness));
+  }
+
+  private static List<List<String>> chunks(List<String> ids) {
+    List<List<String>> calls = new ArrayList<>();
+    for (int from = 0; from < ids.size(); from += JobApi.MAX_BATCH) {
+      calls.add(ids.subList(from, Math.min(ids.size(), from + JobApi.MAX_BATCH)));
+    }
+    return calls;
   }
 
   /** Sleeps until the wall clock reads {@code epochMs}; returns it. */

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * The admin REST API of one node, as a user scripting thousands of jobs calls it: {@code POST
  * /api/v1/job-import} (at most {@link #MAX_BATCH} jobs per call, the node's default {@code
- * kairos.api.max-batch-size}) and {@code POST /api/v1/job-batches/delete}. Loopback only.
+ * kairos.api.max-batch-size}), {@code POST /api/v1/job-batches/enable} and {@code
+ * /api/v1/job-batches/delete}. Loopback only.
  */
 final class JobApi {
 
@@ -50,6 +51,12 @@ final class JobApi {
           "import created " + created + " of " + jobs.size() + " jobs: " + abbreviated(result));
     }
     return created;
+  }
+
+  /** Enables {@code ids} (at most {@link #MAX_BATCH}); returns how many existed. */
+  int enableJobs(List<String> ids) {
+    JsonNode result = post("/api/v1/job-batches/enable", Map.of("ids", ids), "batch enable");
+    return result.path("done").asInt(-1);
   }
 
   /** Deletes {@code ids} (at most {@link #MAX_BATCH}); returns how many existed. */

@@ -53,6 +53,22 @@ enum Workload {
   }
 
   /**
+   * A job for the write probe: created disabled, with a cron that fires once a year (UTC New Year),
+   * so creating, enabling and deleting it measure the write path and add no fires.
+   */
+  static Map<String, Object> parkedJob(String id, String app) {
+    Map<String, Object> job = new LinkedHashMap<>();
+    job.put("id", id);
+    job.put("app", app);
+    job.put("handler", StartRecorder.HANDLER);
+    job.put("scheduleType", "CRON");
+    job.put("schedule", "0 0 0 1 1 *");
+    job.put("routing", "CONSISTENT_HASH");
+    job.put("enabled", false);
+    return job;
+  }
+
+  /**
    * The jobs (indexes 0..count-1) of each import call, in order. W2: chunks of {@code maxBatch}.
    * W1: job i belongs to band {@code i·100/count}; a band's jobs go in one call (count ≤ 100 ×
    * maxBatch), empty bands are skipped. Pure: {@link #bandOf} gives the band of a W1 call.

@@ -2,6 +2,8 @@ package dev.kairos.drills.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kairos.core.schedule.CronSchedule;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,5 +48,17 @@ class WorkloadTest {
         .containsEntry("routing", "CONSISTENT_HASH")
         .doesNotContainKeys("misfire", "misfireThresholdMs");
     assertThat(Workload.W2.job("j", "app")).containsEntry("schedule", "* * * * * *");
+  }
+
+  @Test
+  void parkedJobsAreCreatedDisabledAndFireOnceAYear() {
+    assertThat(Workload.parkedJob("w", "app"))
+        .containsEntry("enabled", false)
+        .containsEntry("scheduleType", "CRON")
+        .containsEntry("schedule", "0 0 0 1 1 *");
+    // Its next fire after any instant of a day in November is the next 1 January, 00:00 UTC.
+    long nov26 = 1_795_651_200_000L; // 2026-11-26T00:00:00Z
+    assertThat(CronSchedule.parse("0 0 0 1 1 *", ZoneOffset.UTC).nextFireAfter(nov26))
+        .hasValue(1_798_761_600_000L); // 2027-01-01T00:00:00Z
   }
 }
