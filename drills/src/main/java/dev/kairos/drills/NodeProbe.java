@@ -2,6 +2,7 @@ package dev.kairos.drills;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kairos.cluster.cli.NodeHttp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -26,6 +27,7 @@ public final class NodeProbe {
   private final HttpClient http;
   private final int port;
   private final String bearerToken;
+  private final NodeHttp operator;
 
   /**
    * @param bearerToken sent to actuator endpoints other than health, or null when the node does not
@@ -35,6 +37,7 @@ public final class NodeProbe {
     this.http = http;
     this.port = port;
     this.bearerToken = bearerToken;
+    this.operator = new NodeHttp(bearerToken);
   }
 
   /** The node's view of the cluster, from {@code /actuator/health/cluster}. */
@@ -65,42 +68,12 @@ public final class NodeProbe {
    * exit}; returns the phase it answered with.
    */
   public String drain(boolean exit) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/node/drain"))
-            .timeout(TIMEOUT)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"exit\":" + exit + "}"));
-    if (bearerToken != null) {
-      request.header("Authorization", "Bearer " + bearerToken);
-    }
-    try {
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 202 && response.statusCode() != 200) {
-        throw new IllegalStateException(
-            "POST /api/v1/node/drain on port "
-                + port
-                + " answered "
-                + response.statusCode()
-                + ": "
-                + response.body());
-      }
-      return JSON.readTree(response.body()).path("phase").asText();
-    } catch (IOException e) {
-      throw new UncheckedIOException("POST /api/v1/node/drain on port " + port + " failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
+    return operator.drain(port, exit);
   }
 
   /** The node's drain status ({@code GET /api/v1/node/drain}): phase, entries, message. */
   public JsonNode drainStatus() {
-    try {
-      return JSON.readTree(get("/api/v1/node/drain", true));
-    } catch (IOException e) {
-      throw new UncheckedIOException("unreadable drain status on port " + port, e);
-    }
+    return operator.drainStatus(port);
   }
 
   /** The node's ZooKeeper session id ({@code 0x...}), from {@code /actuator/health/zookeeper}. */

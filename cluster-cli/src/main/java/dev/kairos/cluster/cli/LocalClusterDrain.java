@@ -41,7 +41,7 @@ final class LocalClusterDrain {
             .orElseThrow(
                 () -> new IllegalStateException(node + " (pid " + pid.pid() + ") is down"));
     NodeHttp http = new NodeHttp(adminToken());
-    String phase = http.drain(pid.port());
+    String phase = http.drain(pid.port(), true);
     out.printf("%s: drain requested (%s)%n", node, phase);
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     while (process.isAlive()) {

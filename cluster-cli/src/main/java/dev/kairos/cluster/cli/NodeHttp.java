@@ -16,7 +16,7 @@ import java.util.List;
  * executor registry and the node drain (admin token). A node that does not answer makes the call
  * throw; pollers treat that as "not yet".
  */
-final class NodeHttp {
+public final class NodeHttp {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(3);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -25,7 +25,10 @@ final class NodeHttp {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final String adminToken;
 
-  NodeHttp(String adminToken) {
+  /**
+   * @param adminToken the ADMIN bearer token, or null for a node that requires none
+   */
+  public NodeHttp(String adminToken) {
     this.adminToken = adminToken;
   }
 
@@ -49,17 +52,22 @@ final class NodeHttp {
     return get(port, "/api/v1/executors/" + app, true).findValuesAsText("instanceId");
   }
 
-  /** Asks the node to drain and exit once drained; returns the phase it answered with. */
-  String drain(int port) {
-    HttpRequest request =
+  /**
+   * Asks the node to drain ({@code POST /api/v1/node/drain}, ADMIN), exiting once drained if {@code
+   * exit}; returns the phase it answered with.
+   */
+  public String drain(int port, boolean exit) {
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/node/drain"))
             .timeout(TIMEOUT)
-            .header("Authorization", "Bearer " + adminToken)
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"exit\":true}"))
-            .build();
+            .POST(HttpRequest.BodyPublishers.ofString("{\"exit\":" + exit + "}"));
+    if (adminToken != null) {
+      request.header("Authorization", "Bearer " + adminToken);
+    }
     try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200 && response.statusCode() != 202) {
         throw new IllegalStateException(
             "POST /api/v1/node/drain on port "
@@ -79,14 +87,14 @@ final class NodeHttp {
   }
 
   /** The node's drain status: phase, wheel and inflight entries, message. */
-  JsonNode drainStatus(int port) {
+  public JsonNode drainStatus(int port) {
     return get(port, "/api/v1/node/drain", true);
   }
 
   private JsonNode get(int port, String path, boolean authenticated) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(TIMEOUT);
-    if (authenticated) {
+    if (authenticated && adminToken != null) {
       request.header("Authorization", "Bearer " + adminToken);
     }
     try {

@@ -458,7 +458,10 @@ public final class ClusterBench implements AutoCloseable {
     }
     long enabled = System.nanoTime();
     for (List<String> call : chunks(ids)) {
-      api.deleteJobs(call);
+      int done = api.deleteJobs(call);
+      if (done != call.size()) {
+        throw new IllegalStateException("delete found " + done + " of " + call.size() + " jobs");
+      }
     }
     long deleted = System.nanoTime();
     long to = System.currentTimeMillis();

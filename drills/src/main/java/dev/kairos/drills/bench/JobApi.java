@@ -56,13 +56,13 @@ final class JobApi {
   /** Enables {@code ids} (at most {@link #MAX_BATCH}); returns how many existed. */
   int enableJobs(List<String> ids) {
     JsonNode result = post("/api/v1/job-batches/enable", Map.of("ids", ids), "batch enable");
-    return result.path("done").asInt(-1);
+    return result.path("succeeded").asInt(-1);
   }
 
   /** Deletes {@code ids} (at most {@link #MAX_BATCH}); returns how many existed. */
   int deleteJobs(List<String> ids) {
     JsonNode result = post("/api/v1/job-batches/delete", Map.of("ids", ids), "batch delete");
-    return result.path("done").asInt(-1);
+    return result.path("succeeded").asInt(-1);
   }
 
   private JsonNode post(String path, Object body, String what) {

@@ -132,7 +132,8 @@ class FireConfiguration {
             fire.getInflightResendAfter(),
             fire.getMaxUnackedSends(),
             fire.getNoExecutorGrace(),
-            fire.getAckLinger());
+            fire.getAckLinger(),
+            fire.getWheelTick());
     NodeFirePath path =
         new NodeFirePath(
             store,

@@ -1,5 +1,6 @@
 package dev.kairos.node.fire;
 
+import dev.kairos.node.wheel.WheelTicker;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -21,6 +22,9 @@ import java.util.Objects;
  * @param ackLinger how long a broker acknowledgement waits for others of its shard before they are
  *     recorded together ({@link DeferredAcks}); zero records each at once; below {@code
  *     resendAfter}
+ * @param wheelTick the grid due entries are handed out on ({@link WheelTicker}): zero hands each
+ *     out at its own millisecond; a tick of {@code q} ms groups the fires of each {@code q} ms into
+ *     one hand-off, at most {@code q - 1} ms late
  */
 public record FirePathSettings(
     int batchSize,
@@ -33,7 +37,8 @@ public record FirePathSettings(
     Duration resendAfter,
     int maxUnackedSends,
     Duration noExecutorGrace,
-    Duration ackLinger) {
+    Duration ackLinger,
+    Duration wheelTick) {
 
   /** Most entries read per shard by one reconcile, and moved per shard by one take or sweep. */
   public static final int PER_SHARD_LIMIT = 10_000;
@@ -55,6 +60,34 @@ public record FirePathSettings(
    * several acks of a shard at a few hundred fires a second per node.
    */
   public static final Duration DEFAULT_ACK_LINGER = Duration.ofMillis(500);
+
+  /** Settings that hand each due entry out at its own millisecond (no wheel tick). */
+  public FirePathSettings(
+      int batchSize,
+      int dispatchThreads,
+      int ackThreads,
+      int maxPending,
+      Duration preRead,
+      Duration reconcileInterval,
+      Duration sweepInterval,
+      Duration resendAfter,
+      int maxUnackedSends,
+      Duration noExecutorGrace,
+      Duration ackLinger) {
+    this(
+        batchSize,
+        dispatchThreads,
+        ackThreads,
+        maxPending,
+        preRead,
+        reconcileInterval,
+        sweepInterval,
+        resendAfter,
+        maxUnackedSends,
+        noExecutorGrace,
+        ackLinger,
+        Duration.ZERO);
+  }
 
   /** Settings with the default ack linger (capped at a quarter of {@code resendAfter}). */
   public FirePathSettings(
@@ -145,6 +178,11 @@ public record FirePathSettings(
     Objects.requireNonNull(resendAfter, "resendAfter");
     Objects.requireNonNull(noExecutorGrace, "noExecutorGrace");
     Objects.requireNonNull(ackLinger, "ackLinger");
+    Objects.requireNonNull(wheelTick, "wheelTick");
+    if (wheelTick.isNegative() || wheelTick.compareTo(WheelTicker.MAX_TICK) > 0) {
+      throw new IllegalArgumentException(
+          "wheelTick (" + wheelTick + ") must be 0 to " + WheelTicker.MAX_TICK);
+    }
     if (ackLinger.isNegative() || ackLinger.compareTo(resendAfter) >= 0) {
       throw new IllegalArgumentException(
           "ackLinger ("

@@ -93,6 +93,21 @@ public class FireProperties {
    */
   @NotNull private Duration ackLinger = FirePathSettings.DEFAULT_ACK_LINGER;
 
+  /**
+   * The grid due fires are handed out on: 0 hands each out at its own millisecond; a tick of q ms
+   * groups each q ms of fires into one hand-off (fewer, larger Redis calls and broker batches),
+   * each at most q - 1 ms late. At most 100 ms.
+   */
+  @NotNull private Duration wheelTick = Duration.ZERO;
+
+  public Duration getWheelTick() {
+    return wheelTick;
+  }
+
+  public void setWheelTick(Duration wheelTick) {
+    this.wheelTick = wheelTick;
+  }
+
   public Duration getAckLinger() {
     return ackLinger;
   }

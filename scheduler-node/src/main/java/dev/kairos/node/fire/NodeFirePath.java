@@ -134,6 +134,7 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
             dispatchExecutor,
             settings.batchSize(),
             WheelTicker.DEFAULT_MAX_PARK,
+            settings.wheelTick(),
             this::fire);
     Gauge.builder("kairos.fires.window.in.use", window, SendWindow::inUse)
         .description("sends awaiting a broker answer (bounded by kairos.fire.max-unacked-sends)")

@@ -50,6 +50,9 @@ public final class WheelTicker<P> implements AutoCloseable {
 
   public static final int DEFAULT_BATCH_SIZE = 256;
 
+  /** Coarsest hand-out grid: entries may be this much late by design, never more. */
+  public static final Duration MAX_TICK = Duration.ofMillis(100);
+
   private static final Logger log = LoggerFactory.getLogger(WheelTicker.class);
 
   private final TimingWheel<P> wheel;
@@ -58,6 +61,7 @@ public final class WheelTicker<P> implements AutoCloseable {
   private final Executor dispatchExecutor;
   private final int batchSize;
   private final long maxParkNanos;
+  private final long tickMs;
   private final Thread thread;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
 
@@ -94,6 +98,7 @@ public final class WheelTicker<P> implements AutoCloseable {
         dispatchExecutor,
         batchSize,
         maxPark,
+        Duration.ZERO,
         batch -> {
           consumer.accept(batch);
           return CompletableFuture.completedFuture(null);
@@ -116,7 +121,28 @@ public final class WheelTicker<P> implements AutoCloseable {
       int batchSize,
       Duration maxPark,
       Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer) {
-    return new WheelTicker<>(name, wheel, clock, dispatchExecutor, batchSize, maxPark, consumer);
+    return withAsyncConsumer(
+        name, wheel, clock, dispatchExecutor, batchSize, maxPark, Duration.ZERO, consumer);
+  }
+
+  /**
+   * As {@link #withAsyncConsumer(String, TimingWheel, KairosClock, Executor, int, Duration,
+   * Function)}, handing entries out on a grid of {@code tick}: an entry due at {@code t} is handed
+   * out at the first multiple of the tick (epoch ms) at or after {@code t}, together with every
+   * other entry of that tick, never before {@code t}. Zero (or 1 ms) hands each out at its own
+   * millisecond.
+   */
+  public static <P> WheelTicker<P> withAsyncConsumer(
+      String name,
+      TimingWheel<P> wheel,
+      KairosClock clock,
+      Executor dispatchExecutor,
+      int batchSize,
+      Duration maxPark,
+      Duration tick,
+      Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer) {
+    return new WheelTicker<>(
+        name, wheel, clock, dispatchExecutor, batchSize, maxPark, tick, consumer);
   }
 
   private WheelTicker(
@@ -126,6 +152,7 @@ public final class WheelTicker<P> implements AutoCloseable {
       Executor dispatchExecutor,
       int batchSize,
       Duration maxPark,
+      Duration tick,
       Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
@@ -139,6 +166,10 @@ public final class WheelTicker<P> implements AutoCloseable {
     this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.batchSize = batchSize;
     this.maxParkNanos = maxPark.toNanos();
+    if (tick.isNegative() || tick.compareTo(MAX_TICK) > 0) {
+      throw new IllegalArgumentException("tick must be 0 to " + MAX_TICK + ": " + tick);
+    }
+    this.tickMs = Math.max(1, tick.toMillis());
     this.thread = new Thread(this::run, Objects.requireNonNull(name, "name"));
     this.thread.setDaemon(true);
   }
@@ -162,7 +193,7 @@ public final class WheelTicker<P> implements AutoCloseable {
     TimingWheel.AddResult result = wheel.add(entry);
     if (result == TimingWheel.AddResult.DUE) {
       dispatch(List.of(entry));
-    } else if (result == TimingWheel.AddResult.SCHEDULED && entry.fireMs() < wakeAtMs) {
+    } else if (result == TimingWheel.AddResult.SCHEDULED && handOutAt(entry.fireMs()) < wakeAtMs) {
       // Safety: the insert above happens before this read of wakeAtMs, and the ticker writes
       // wakeAtMs before re-reading the wheel; so either it sees this entry or we see its new
       // wakeAtMs and unpark it. A spurious unpark costs one extra loop.
@@ -255,11 +286,11 @@ public final class WheelTicker<P> implements AutoCloseable {
       dispatch(due);
     }
     OptionalLong next = wheel.nextFireMs();
-    long target = next.orElse(Long.MAX_VALUE);
+    long target = next.isPresent() ? handOutAt(next.getAsLong()) : Long.MAX_VALUE;
     wakeAtMs = target;
     // Re-read after publishing wakeAtMs: an add that raced with the read above is seen here.
     OptionalLong recheck = wheel.nextFireMs();
-    if (recheck.isPresent() && recheck.getAsLong() < target) {
+    if (recheck.isPresent() && handOutAt(recheck.getAsLong()) < target) {
       return;
     }
     long now = clock.nowMs();
@@ -272,6 +303,15 @@ public final class WheelTicker<P> implements AutoCloseable {
             : Math.min(maxParkNanos, TimeUnit.MILLISECONDS.toNanos(target - now));
     LockSupport.parkNanos(this, waitNanos);
     // Parked or not, the loop re-reads the clock, so an early return from park fires nothing early.
+  }
+
+  /** When an entry due at {@code fireMs} is handed out: the end of its tick, never earlier. */
+  long handOutAt(long fireMs) {
+    if (tickMs == 1 || fireMs == Long.MAX_VALUE) {
+      return fireMs;
+    }
+    long rest = Math.floorMod(fireMs, tickMs);
+    return rest == 0 ? fireMs : fireMs - rest + tickMs;
   }
 
   private void dispatch(List<WheelEntry<P>> due) {

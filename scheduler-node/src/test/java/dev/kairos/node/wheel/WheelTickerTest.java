@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -445,5 +446,63 @@ class WheelTickerTest {
     Set<String> names = new HashSet<>();
     Thread.getAllStackTraces().keySet().forEach(t -> names.add(t.getName()));
     return names.contains(name);
+  }
+
+  @Test
+  void aTickHandsOutEachTicksFiresTogetherAtItsEndNeverEarlier() throws InterruptedException {
+    SettableClock clock = new SettableClock(1_000);
+    LinkedBlockingQueue<List<String>> batches = new LinkedBlockingQueue<>();
+    WheelTicker<String> ticker =
+        WheelTicker.withAsyncConsumer(
+            "test-wheel-ticker",
+            new TimingWheel<>(clock.nowMs(), 100),
+            clock,
+            dispatchPool,
+            256,
+            Duration.ofHours(1),
+            Duration.ofMillis(10),
+            batch -> {
+              batches.add(batch.stream().map(WheelEntry::triggerId).toList());
+              return CompletableFuture.completedFuture(null);
+            });
+    tickers.add(ticker);
+    assertThat(ticker.handOutAt(1_001)).isEqualTo(1_010);
+    assertThat(ticker.handOutAt(1_010)).isEqualTo(1_010);
+    assertThat(ticker.handOutAt(1_011)).isEqualTo(1_020);
+    ticker.start();
+    ticker.add(entry("a", 1_001));
+    ticker.add(entry("b", 1_005));
+    ticker.add(entry("c", 1_010));
+    ticker.add(entry("d", 1_011));
+    // Parked for the end of the first tick, not for the first entry's own millisecond.
+    await("ticker parked until 1010", () -> ticker.wakeAtMs() == 1_010);
+
+    clock.set(1_010);
+    ticker.wakeUp();
+    assertThat(batches.poll(5, TimeUnit.SECONDS)).containsExactlyInAnyOrder("a", "b", "c");
+    await("ticker parked until 1020", () -> ticker.wakeAtMs() == 1_020);
+    assertThat(batches).isEmpty();
+
+    clock.set(1_020);
+    ticker.wakeUp();
+    assertThat(batches.poll(5, TimeUnit.SECONDS)).containsExactly("d");
+  }
+
+  @Test
+  void aTickCoarserThanTheLimitIsRefused() {
+    SettableClock clock = new SettableClock(0);
+    assertThatThrownBy(
+            () ->
+                WheelTicker.withAsyncConsumer(
+                    "test-wheel-ticker",
+                    new TimingWheel<String>(0, 10),
+                    clock,
+                    dispatchPool,
+                    256,
+                    Duration.ofSeconds(1),
+                    Duration.ofMillis(101),
+                    batch -> CompletableFuture.completedFuture(null)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tick");
   }
 }
