@@ -72,7 +72,8 @@ public final class ClusterBench implements AutoCloseable {
       Duration window,
       List<String> childJvmOptions,
       int writeJobs,
-      int writeAt) {
+      int writeAt,
+      int shards) {
 
     static Options parse(String... args) {
       Map<String, String> given = new HashMap<>();
@@ -103,7 +104,9 @@ public final class ClusterBench implements AutoCloseable {
                   ? Arrays.stream(given.get("child-jvm").split(",")).map(String::trim).toList()
                   : BENCH_CHILD_JVM_OPTIONS,
               Integer.parseInt(given.getOrDefault("write-jobs", "10000")),
-              Integer.parseInt(given.getOrDefault("write-at", "1000")));
+              Integer.parseInt(given.getOrDefault("write-at", "1000")),
+              Integer.parseInt(
+                  given.getOrDefault("shards", Integer.toString(RedisKeys.DEFAULT_SHARDS))));
       for (String key : given.keySet()) {
         if (!List.of(
                 "jobs",
@@ -115,13 +118,17 @@ public final class ClusterBench implements AutoCloseable {
                 "window-s",
                 "child-jvm",
                 "write-jobs",
-                "write-at")
+                "write-at",
+                "shards")
             .contains(key)) {
           throw new IllegalArgumentException("unknown option --" + key + "\n" + usage());
         }
       }
       if (o.nodes < 1 || o.executors < 1 || o.queues < o.executors || o.window.isZero()) {
         throw new IllegalArgumentException("need nodes ≥ 1, 1 ≤ executors ≤ queues, window > 0");
+      }
+      if (o.shards < 1 || o.shards > 16384) {
+        throw new IllegalArgumentException("--shards must be 1 to 16384");
       }
       if (o.writeJobs < 0 || o.writeJobs > JobApi.MAX_BATCH * 100) {
         throw new IllegalArgumentException(
@@ -134,7 +141,7 @@ public final class ClusterBench implements AutoCloseable {
   static String usage() {
     return "options: --jobs=100,1000,2000,5000 --workloads=W1,W2 --nodes=2 --executors=2"
         + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-Xss512k,-XX:-UseDynamicNumberOfCompilerThreads"
-        + " --write-jobs=10000 --write-at=1000";
+        + " --write-jobs=10000 --write-at=1000 --shards=64";
   }
 
   private final Options options;
@@ -186,7 +193,7 @@ public final class ClusterBench implements AutoCloseable {
   void run() throws InterruptedException {
     say(
         "ClusterBench %s, %d cores, Java %s, load %.2f; %s; nodes=%d executors=%d queues=%d,"
-            + " child JVM %s; logs under %s",
+            + " shards=%d, child JVM %s; logs under %s",
         Instant.now(),
         Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"),
@@ -195,6 +202,7 @@ public final class ClusterBench implements AutoCloseable {
         options.nodes(),
         options.executors(),
         options.queues(),
+        options.shards(),
         options.childJvmOptions(),
         dir);
     startCluster();
@@ -264,8 +272,9 @@ public final class ClusterBench implements AutoCloseable {
             .rocketMq(true)
             .start();
     redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(30));
-    // What the first node would write; here so executors can start beside the nodes.
-    keys = new RedisKeys(ClusterMetadata.initialise(redis, RedisKeys.DEFAULT_SHARDS));
+    // What the first node would write; here so executors can start beside the nodes, which adopt
+    // the stored shard count.
+    keys = new RedisKeys(ClusterMetadata.initialise(redis, options.shards()));
     // Created in-process: the executors' own creation goes through a 5 s admin timeout.
     infra
         .rocketMq()

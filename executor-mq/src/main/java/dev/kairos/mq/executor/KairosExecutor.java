@@ -79,6 +79,13 @@ public final class KairosExecutor implements AutoCloseable {
   /** How long close() waits for run ends still being written to Redis or published. */
   private static final long ENDINGS_GRACE_MS = 10_000;
 
+  /**
+   * How often the consumer sends its offsets to the broker. Every poll used to send them (one
+   * request per queue per poll, more broker requests than fires at a few hundred fires a second); a
+   * crash re-delivers at most this much, and the start claim reports those copies DUPLICATE.
+   */
+  static final Duration OFFSET_PERSIST_INTERVAL = Duration.ofSeconds(1);
+
   private final KairosRedis redis;
   private final ExecutorSettings settings;
   private final Map<String, JobHandler> handlers;
@@ -196,6 +203,7 @@ public final class KairosExecutor implements AutoCloseable {
     // A new app consumes what was sent before its first instance came up.
     next.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
     next.setPullBatchSize(32);
+    next.setPersistConsumerOffsetInterval((int) OFFSET_PERSIST_INTERVAL.toMillis());
     next.start();
     try {
       Map<MessageQueue, String> mine = new HashMap<>();
@@ -352,7 +360,7 @@ public final class KairosExecutor implements AutoCloseable {
           continue;
         }
         if (!lease.isValid() || offsets.pendingCount() >= settings.maxInFlight()) {
-          commit();
+          commit(false);
           Thread.sleep(20);
           continue;
         }
@@ -362,7 +370,7 @@ public final class KairosExecutor implements AutoCloseable {
           accept(message);
         }
         progress.polled(pollStartedMs, messages);
-        commit();
+        commit(false);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -373,10 +381,16 @@ public final class KairosExecutor implements AutoCloseable {
     }
   }
 
-  private void commit() {
+  /**
+   * Moves the consumer's offsets to what is done. {@code persist} also sends them to the broker at
+   * once (one request per queue); otherwise the client sends them every {@link
+   * #OFFSET_PERSIST_INTERVAL}, so a poll of a few messages costs no broker request of its own. A
+   * crash then costs at most that interval of copies, which the start claim reports DUPLICATE.
+   */
+  private void commit(boolean persist) {
     Map<MessageQueue, Long> commit = offsets.committable();
     if (!commit.isEmpty()) {
-      consumer.commitSync(commit, true);
+      consumer.commitSync(commit, persist);
     }
   }
 
@@ -762,7 +776,7 @@ public final class KairosExecutor implements AutoCloseable {
       return;
     }
     try {
-      commit();
+      commit(true);
     } catch (RuntimeException e) {
       log.warn("final offset commit failed; the next owner may see some copies again", e);
     }
