@@ -14,9 +14,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Linux {@code /proc} readings the bench needs: a process's CPU time ({@code /proc/<pid>/stat}
- * utime + stime), the machine's busy and total time (the {@code cpu} line of {@code /proc/stat}),
- * and the load average. The parsers are pure (tested on sample lines); the readers add the I/O.
- * Times are in clock ticks ({@code getconf CLK_TCK}, 100 on every common Linux).
+ * utime + stime, plus its reaped children's), the machine's busy and total time (the {@code cpu}
+ * line of {@code /proc/stat}), and the load average. The parsers are pure (tested on sample lines);
+ * the readers add the I/O. Times are in clock ticks ({@code getconf CLK_TCK}, 100 on every common
+ * Linux).
  */
 public final class ProcStat {
 
@@ -26,21 +27,38 @@ public final class ProcStat {
   private ProcStat() {}
 
   /**
-   * utime + stime (fields 14 and 15) of one {@code /proc/<pid>/stat} line. The command name (field
-   * 2) is in parentheses and may hold spaces and parentheses, so fields are counted after the last
+   * utime + stime + cutime + cstime (fields 14 to 17) of one {@code /proc/<pid>/stat} line: the
+   * process's own CPU and that of its children it has waited for, so redis-server's AOF rewrites
+   * and RDB saves (forked children) count as Redis' CPU once they end. The command name (field 2)
+   * is in parentheses and may hold spaces and parentheses, so fields are counted after the last
    * {@code ')'}.
    */
   public static long processTicks(String statLine) {
+    String[] f = fieldsFromState(statLine);
+    return Long.parseLong(f[11])
+        + Long.parseLong(f[12])
+        + Long.parseLong(f[13])
+        + Long.parseLong(f[14]);
+  }
+
+  /** utime + stime of one {@code /proc/<pid>/task/<tid>/stat} line: the thread's own CPU. */
+  public static long threadTicks(String statLine) {
+    String[] f = fieldsFromState(statLine);
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+  }
+
+  /** The fields from field 3 (state) on: field n is element n - 3. */
+  private static String[] fieldsFromState(String statLine) {
     int close = statLine.lastIndexOf(')');
     if (close < 0) {
       throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + statLine);
     }
     String[] f = statLine.substring(close + 1).trim().split("\\s+");
     // f[0] is field 3 (state), so field n is f[n - 3].
-    if (f.length < 13) {
+    if (f.length < 15) {
       throw new IllegalArgumentException("too few fields in /proc/<pid>/stat: " + statLine);
     }
-    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    return f;
   }
 
   /**
@@ -90,7 +108,7 @@ public final class ProcStat {
           if (isJitThread(read(task.resolve("comm")))) {
             ticks.put(
                 Long.parseLong(task.getFileName().toString()),
-                processTicks(read(task.resolve("stat"))));
+                threadTicks(read(task.resolve("stat"))));
           }
         } catch (NoSuchFileException e) {
           // the thread ended between the listing and the read

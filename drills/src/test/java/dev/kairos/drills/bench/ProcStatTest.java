@@ -8,17 +8,26 @@ import org.junit.jupiter.api.Test;
 class ProcStatTest {
 
   @Test
-  void processTicksAreUtimePlusStime() {
+  void processTicksAreUtimePlusStimePlusReapedChildren() {
     String line =
         "4242 (java) S 1 4242 4242 0 -1 4194560 123 0 0 0 1500 250 3 4 20 0 40 0 9999 123456 789"
             + " 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 17 1 0 0 0 0 0";
-    assertThat(ProcStat.processTicks(line)).isEqualTo(1750);
+    assertThat(ProcStat.processTicks(line)).isEqualTo(1500 + 250 + 3 + 4);
+  }
+
+  @Test
+  void threadTicksAreTheThreadsOwnUtimePlusStime() {
+    String line =
+        "4243 (C2 CompilerThre) S 1 4242 4242 0 -1 4194560 123 0 0 0 700 30 3 4 20 0 40 0 9999"
+            + " 123456 789 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 17 1 0 0 0 0 0";
+    assertThat(ProcStat.threadTicks(line)).isEqualTo(730);
   }
 
   @Test
   void processTicksSurviveSpacesAndParenthesesInTheCommandName() {
     String line = "77 (a (weird) name) R 1 77 77 0 -1 0 0 0 0 0 10 20 0 0 20 0 1 0 5 0 0";
     assertThat(ProcStat.processTicks(line)).isEqualTo(30);
+    // (cutime and cstime are 0 on that line)
   }
 
   @Test
