@@ -14,6 +14,7 @@ import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.model.JobScheduling;
 import dev.kairos.core.model.TriggerId;
+import dev.kairos.core.redis.JobFields;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.redis.ReplicaWait;
@@ -86,6 +87,7 @@ public final class DueFireScanner {
   private final Counter duplicates;
   private final Counter misfires;
   private final Counter jobErrors;
+  private final Counter changedSinceRead;
   private final Counter noLiveNodes;
   private final Counter notReady;
 
@@ -145,6 +147,7 @@ public final class DueFireScanner {
     this.duplicates = meters.counter("kairos.claims.duplicates");
     this.misfires = meters.counter("kairos.scan.misfires");
     this.jobErrors = meters.counter("kairos.scan.job.errors");
+    this.changedSinceRead = meters.counter("kairos.scan.jobs.changed.since.read");
     this.noLiveNodes = meters.counter("kairos.scan.no.live.nodes");
   }
 
@@ -275,13 +278,14 @@ public final class DueFireScanner {
           .zrangebyscoreWithScores(
               RedisKeys.due(shard), window, Limit.create(offset, config.batchSize()))
           .toCompletableFuture()
-          .thenCompose(due -> readJobs(async, shard, due))
+          .thenCompose(
+              due -> readJobs(async, shard, due).thenApply(jobs -> new DueRead(due.size(), jobs)))
           .thenCombine(adhocRead, Read::new)
           .thenCompose(
               read -> {
-                List<DueJob> jobs = read.jobs;
+                List<DueJob> jobs = read.due.jobs;
                 jobsSeen.addAndGet(jobs.size());
-                Planned planned = plan(shard, jobs, read.adhocs);
+                Planned planned = plan(shard, read.due.entries, jobs, read.adhocs);
                 if (planned.batch.isEmpty()) {
                   return CompletableFuture.completedFuture(new Claimed(planned, null));
                 }
@@ -363,10 +367,49 @@ public final class DueFireScanner {
                           present(hashes.get(i).join())));
                 }
                 return jobs;
+              })
+          .thenCompose(jobs -> dropChangedSinceRead(async, shard, jobs));
+    }
+
+    /**
+     * A job deleted or disabled between the due read and its hash read looks like a due entry
+     * without a job, or a disabled job still due: the delete or disable removed its due entry
+     * since. Such jobs are dropped quietly (counted, not errors: the claim's CAS would skip them
+     * anyway). Only a job whose due entry is still there, unchanged, goes on to be reported. One
+     * {@code ZSCORE} per such job, none when there is none: a bulk delete during a pass used to log
+     * a warning per job.
+     */
+    private CompletableFuture<List<DueJob>> dropChangedSinceRead(
+        RedisClusterAsyncCommands<String, String> async, int shard, List<DueJob> jobs) {
+      List<DueJob> suspects = jobs.stream().filter(DueJob::lacksJobOrIsDisabled).toList();
+      if (suspects.isEmpty()) {
+        return CompletableFuture.completedFuture(jobs);
+      }
+      Map<String, CompletableFuture<Double>> scores = new HashMap<>();
+      for (DueJob job : suspects) {
+        scores.put(job.id, async.zscore(RedisKeys.due(shard), job.id).toCompletableFuture());
+      }
+      return CompletableFuture.allOf(scores.values().toArray(CompletableFuture[]::new))
+          .thenApply(
+              done -> {
+                Map<String, Double> current = new HashMap<>();
+                scores.forEach((id, score) -> current.put(id, score.join()));
+                List<DueJob> kept = stillDue(jobs, current);
+                int dropped = jobs.size() - kept.size();
+                if (dropped > 0) {
+                  changedSinceRead.increment(dropped);
+                  log.debug(
+                      "term={} shard={}: {} jobs deleted or disabled since the due read; skipped",
+                      term,
+                      shard,
+                      dropped);
+                }
+                return kept;
               });
     }
 
-    private Planned plan(int shard, List<DueJob> jobs, List<ScoredValue<String>> adhocs) {
+    private Planned plan(
+        int shard, int entriesRead, List<DueJob> jobs, List<ScoredValue<String>> adhocs) {
       ClaimBatch batch =
           new ClaimBatch(shard, term, now, config.dedupWindow().toMillis(), config.eventsMaxLen());
       for (ScoredValue<String> adhoc : adhocs) {
@@ -385,7 +428,7 @@ public final class DueFireScanner {
           batch.add(claim);
         }
       }
-      return new Planned(jobs.size(), unchanged, batch);
+      return new Planned(entriesRead, unchanged, batch);
     }
 
     /** The claim of one job, or null when there is nothing to write for it. */
@@ -521,9 +564,37 @@ public final class DueFireScanner {
 
   private record CachedSchedule(long scheduleVersion, Schedule schedule) {}
 
-  private record DueJob(String id, long score, Map<String, String> hash) {}
+  /**
+   * The jobs to plan: all but the suspects ({@code rechecked}, with their due score read again;
+   * null when the entry is gone) whose due entry vanished or moved since the first read.
+   */
+  static List<DueJob> stillDue(List<DueJob> jobs, Map<String, Double> rechecked) {
+    List<DueJob> kept = new ArrayList<>(jobs.size());
+    for (DueJob job : jobs) {
+      if (!rechecked.containsKey(job.id)) {
+        kept.add(job);
+        continue;
+      }
+      Double now = rechecked.get(job.id);
+      if (now != null && now.longValue() == job.score) {
+        kept.add(job);
+      }
+    }
+    return kept;
+  }
 
-  private record Read(List<DueJob> jobs, List<ScoredValue<String>> adhocs) {}
+  record DueJob(String id, long score, Map<String, String> hash) {
+
+    boolean lacksJobOrIsDisabled() {
+      String enabled = hash.get(JobFields.ENABLED);
+      return hash.isEmpty() || "false".equals(enabled) || "0".equals(enabled);
+    }
+  }
+
+  /** A page of the due set: how many entries it held, and the jobs of those still due. */
+  private record DueRead(int entries, List<DueJob> jobs) {}
+
+  private record Read(DueRead due, List<ScoredValue<String>> adhocs) {}
 
   private record Planned(int read, int unchanged, ClaimBatch batch) {}
 

@@ -2,6 +2,7 @@ package dev.kairos.coordinator.wheel;
 
 import dev.kairos.core.batch.Coalescer;
 import dev.kairos.core.error.KairosException;
+import dev.kairos.core.log.LogThrottle;
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.redis.KairosRedis;
@@ -52,6 +53,10 @@ public final class NodeWheelStore {
   private final long eventsMaxLen;
   private final Duration timeout;
   private final Counter staleDrops;
+
+  /** A bulk delete drops a stale entry per claimed fire: one line per 10 s, not one per take. */
+  private final LogThrottle staleLines = new LogThrottle(Duration.ofSeconds(10), System::nanoTime);
+
   private final Counter requeued;
   private final BroadcastShards broadcastShards;
   private final Coalescer<Integer, DispatchAck, Boolean> acks =
@@ -177,7 +182,14 @@ public final class NodeWheelStore {
     }
     if (stale > 0) {
       staleDrops.increment(stale);
-      log.info("node={} shard={} dropped {} stale wheel entries", node, shard, stale);
+      long dropped = staleLines.record(stale);
+      if (dropped > 0) {
+        log.info(
+            "node={} dropped {} stale wheel entries since the last such line (their jobs were"
+                + " deleted, disabled or rescheduled after the fires were claimed)",
+            node,
+            dropped);
+      }
     }
     return new TakeResult(due, stale, started);
   }

@@ -322,6 +322,23 @@ class DueFireScannerIT {
   }
 
   @Test
+  void aDueEntryWhoseJobHashIsGoneAndStaysDueIsStillAJobError() {
+    fx.putJob(everySecond("healthy"), T0);
+    fx.putJob(everySecond("orphan"), T0);
+    int shard = fx.keys.shardOf("orphan");
+    fx.redis.sync().del(RedisKeys.job(shard, "orphan")); // the hash alone: an inconsistency
+
+    ScanReport report = scanner(fx.redis, ScanConfig.defaults(), "node-a").scan(1);
+
+    // Re-read, its due entry is still there at the same score: not a delete racing the pass.
+    assertThat(report.jobErrors()).isEqualTo(1);
+    assertThat(meters.counter("kairos.scan.job.errors").count()).isEqualTo(1);
+    assertThat(meters.counter("kairos.scan.jobs.changed.since.read").count()).isZero();
+    assertThat(report.firesClaimed()).isEqualTo(6); // healthy: T0 .. T0 + 5 s
+    assertThat(fx.dueScore("orphan")).isEqualTo((double) T0);
+  }
+
+  @Test
   void aJobFiringEvery100msGetsAllFiftyOneFiresOfTheWindow() {
     fx.putJob(everySecond("fast100").toBuilder().fixedRate(100).build(), T0);
     scanner(fx.redis, ScanConfig.defaults(), "node-a").scan(1);

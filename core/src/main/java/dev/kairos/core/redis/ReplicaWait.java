@@ -1,11 +1,11 @@
 package dev.kairos.core.redis;
 
+import dev.kairos.core.log.LogThrottle;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -100,15 +100,14 @@ public final class ReplicaWait {
   private final LongAdder waits = new LongAdder();
   private final LongAdder unacknowledged = new LongAdder();
   private final LongAdder failed = new LongAdder();
-  private final AtomicLong nextLogNanos;
-  private final AtomicLong unloggedShortfalls = new AtomicLong();
+  private final LogThrottle warnings;
 
   public ReplicaWait(Policy policy, Acks acks, LongSupplier nanoTime) {
     this.policy = policy;
     this.acks = acks;
     this.nanoTime = nanoTime;
     this.backoffNanos = Math.max(MIN_BACKOFF.toNanos(), policy.timeout().toNanos() * 10);
-    this.nextLogNanos = new AtomicLong(nanoTime.getAsLong());
+    this.warnings = new LogThrottle(LOG_INTERVAL, nanoTime);
   }
 
   public Policy policy() {
@@ -182,10 +181,8 @@ public final class ReplicaWait {
     }
     long now = nanoTime.getAsLong();
     backoffUntil.put(master, now + backoffNanos);
-    long since = unloggedShortfalls.incrementAndGet();
-    long next = nextLogNanos.get();
-    if (now - next >= 0 && nextLogNanos.compareAndSet(next, now + LOG_INTERVAL.toNanos())) {
-      unloggedShortfalls.addAndGet(-since);
+    long since = warnings.record(1);
+    if (since > 0) {
       log.warn(
           "WAIT {} {} ms on master {}: {} replicas acknowledged ({}); {} shortfall(s) since the"
               + " last warning. Claims written meanwhile proceed unacknowledged and a failover may"

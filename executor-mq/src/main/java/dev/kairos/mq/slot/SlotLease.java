@@ -26,6 +26,9 @@ public final class SlotLease implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SlotLease.class);
 
+  /** Longest wait at close for a renewal already sent to Redis. */
+  private static final Duration RENEWAL_END_WAIT = Duration.ofSeconds(2);
+
   private final SlotLeaseConfig config;
   private final SlotScripts scripts;
   private final LeaseDeadline deadline;
@@ -139,6 +142,10 @@ public final class SlotLease implements AutoCloseable {
         renewals.incrementAndGet();
         return true;
       }
+      if (!lifecycle.isStarted()) {
+        // close() released the slot while this renewal was on its way: not a loss.
+        return false;
+      }
       lost = true;
       deadline.revoke();
       log.warn(
@@ -233,6 +240,21 @@ public final class SlotLease implements AutoCloseable {
     return lifecycle.state();
   }
 
+  /**
+   * Lets a renewal already on its way to Redis finish before the release, so the two never cross (a
+   * renewal answered after the release would read as a lost slot).
+   */
+  private void awaitRenewalEnd() {
+    try {
+      if (!renewer.awaitTermination(RENEWAL_END_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        log.info(
+            "slot {} of app {}: a renewal is still running; releasing anyway", slot, config.app());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Stops renewing and gives the slot back, unless it was already lost to another instance. */
   @Override
   public void close() {
@@ -243,6 +265,7 @@ public final class SlotLease implements AutoCloseable {
     deadline.revoke();
     if (renewer != null) {
       renewer.shutdownNow();
+      awaitRenewalEnd();
     }
     if (!wasStarted || slot < 0 || lost) {
       return;
