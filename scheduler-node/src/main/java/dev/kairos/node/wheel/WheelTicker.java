@@ -110,27 +110,11 @@ public final class WheelTicker<P> implements AutoCloseable {
    * #isHandedOut}) until the returned stage completes, so a dispatch thread does not wait for Redis
    * while the batch is still protected from a reconcile adding it again.
    *
+   * @param tick the grid entries are handed out on: an entry due at {@code t} goes at the first
+   *     multiple of the tick (epoch ms) at or after {@code t}, together with every other entry of
+   *     that tick, never before {@code t}; zero (or 1 ms) hands each out at its own millisecond
    * @param consumer receives due entries on the executor and returns when it started their work;
    *     the stage completes when that work is done
-   */
-  public static <P> WheelTicker<P> withAsyncConsumer(
-      String name,
-      TimingWheel<P> wheel,
-      KairosClock clock,
-      Executor dispatchExecutor,
-      int batchSize,
-      Duration maxPark,
-      Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer) {
-    return withAsyncConsumer(
-        name, wheel, clock, dispatchExecutor, batchSize, maxPark, Duration.ZERO, consumer);
-  }
-
-  /**
-   * As {@link #withAsyncConsumer(String, TimingWheel, KairosClock, Executor, int, Duration,
-   * Function)}, handing entries out on a grid of {@code tick}: an entry due at {@code t} is handed
-   * out at the first multiple of the tick (epoch ms) at or after {@code t}, together with every
-   * other entry of that tick, never before {@code t}. Zero (or 1 ms) hands each out at its own
-   * millisecond.
    */
   public static <P> WheelTicker<P> withAsyncConsumer(
       String name,

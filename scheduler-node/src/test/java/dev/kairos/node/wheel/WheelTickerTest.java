@@ -59,6 +59,25 @@ class WheelTickerTest {
     return ticker;
   }
 
+  /** An async-consumer ticker on a one-hour max park, closed after the test. */
+  private WheelTicker<String> asyncTicker(
+      KairosClock clock,
+      Duration tick,
+      java.util.function.Function<List<WheelEntry<String>>, CompletableFuture<?>> consumer) {
+    WheelTicker<String> ticker =
+        WheelTicker.withAsyncConsumer(
+            "test-wheel-ticker",
+            new TimingWheel<>(clock.nowMs(), 100),
+            clock,
+            dispatchPool,
+            256,
+            Duration.ofHours(1),
+            tick,
+            consumer);
+    tickers.add(ticker);
+    return ticker;
+  }
+
   private static WheelEntry<String> entry(String id, long fireMs) {
     return new WheelEntry<>(id, fireMs, id);
   }
@@ -357,20 +376,15 @@ class WheelTickerTest {
     java.util.Map<String, java.util.concurrent.CompletableFuture<Void>> stages =
         new java.util.concurrent.ConcurrentHashMap<>();
     WheelTicker<String> ticker =
-        WheelTicker.withAsyncConsumer(
-            "test-wheel-ticker",
-            new TimingWheel<>(clock.nowMs(), 100),
+        asyncTicker(
             clock,
-            dispatchPool,
-            256,
-            Duration.ofHours(1),
+            Duration.ZERO,
             batch -> {
               java.util.concurrent.CompletableFuture<Void> stage =
                   new java.util.concurrent.CompletableFuture<>();
               stages.put(batch.get(0).triggerId(), stage);
               return stage;
             });
-    tickers.add(ticker);
     ticker.start();
 
     ticker.add(entry("ok", 1_000));
@@ -453,19 +467,13 @@ class WheelTickerTest {
     SettableClock clock = new SettableClock(1_000);
     LinkedBlockingQueue<List<String>> batches = new LinkedBlockingQueue<>();
     WheelTicker<String> ticker =
-        WheelTicker.withAsyncConsumer(
-            "test-wheel-ticker",
-            new TimingWheel<>(clock.nowMs(), 100),
+        asyncTicker(
             clock,
-            dispatchPool,
-            256,
-            Duration.ofHours(1),
             Duration.ofMillis(10),
             batch -> {
               batches.add(batch.stream().map(WheelEntry::triggerId).toList());
               return CompletableFuture.completedFuture(null);
             });
-    tickers.add(ticker);
     assertThat(ticker.handOutAt(1_001)).isEqualTo(1_010);
     assertThat(ticker.handOutAt(1_010)).isEqualTo(1_010);
     assertThat(ticker.handOutAt(1_011)).isEqualTo(1_020);
