@@ -368,12 +368,7 @@ public final class ClusterBench implements AutoCloseable {
     CpuMeter.Sample after = meter.sample();
     RedisCommandStats commands = RedisCommandStats.parse(redis.sync().info("commandstats"));
     CpuMeter.Usage cpu = meter.between(before, after);
-    List<String> expected = new ArrayList<>();
-    for (String job : ids) {
-      for (long t : Workload.fireTimes(workload.schedule(createdMs.get(job)), from, to)) {
-        expected.add(job + ":" + t);
-      }
-    }
+    List<String> expected = expectedFires(workload, createdMs, from, to);
     say(
         "%s row %d: window [%d, %d) over; %d expected fires; draining (cap %d s)",
         workload, row, from, to, expected.size(), DRAIN_CAP.toSeconds());
@@ -455,31 +450,16 @@ public final class ClusterBench implements AutoCloseable {
     Map<String, Long> createdMs = createdMs(rowIds);
     long from = System.currentTimeMillis();
     long began = System.nanoTime();
-    for (List<String> call : chunks(ids)) {
-      api.importJobs(call.stream().map(job -> Workload.parkedJob(job, id)).toList());
-    }
+    chunks(ids)
+        .forEach(
+            call -> api.importJobs(call.stream().map(j -> Workload.parkedJob(j, id)).toList()));
     long created = System.nanoTime();
-    for (List<String> call : chunks(ids)) {
-      int done = api.enableJobs(call);
-      if (done != call.size()) {
-        throw new IllegalStateException("enable found " + done + " of " + call.size() + " jobs");
-      }
-    }
+    everyCall(ids, api::enableJobs, "enable");
     long enabled = System.nanoTime();
-    for (List<String> call : chunks(ids)) {
-      int done = api.deleteJobs(call);
-      if (done != call.size()) {
-        throw new IllegalStateException("delete found " + done + " of " + call.size() + " jobs");
-      }
-    }
+    everyCall(ids, api::deleteJobs, "delete");
     long deleted = System.nanoTime();
     long to = System.currentTimeMillis();
-    List<String> expected = new ArrayList<>();
-    for (String job : rowIds) {
-      for (long t : Workload.fireTimes(workload.schedule(createdMs.get(job)), from, to)) {
-        expected.add(job + ":" + t);
-      }
-    }
+    List<String> expected = expectedFires(workload, createdMs, from, to);
     StartLedger.Outcome outcome = drain(expected, to + DRAIN_CAP.toMillis());
     List<Long> lateness = new ArrayList<>();
     outcome.firstStartMs().forEach((trigger, start) -> lateness.add(start - fireMs(trigger)));
@@ -493,6 +473,30 @@ public final class ClusterBench implements AutoCloseable {
         outcome.missed().size(),
         outcome.duplicates().size(),
         Dist.of(lateness));
+  }
+
+  /** Applies a batch call to {@code ids} in chunks; every id must be found. */
+  private static void everyCall(
+      List<String> ids, java.util.function.ToIntFunction<List<String>> call, String what) {
+    for (List<String> chunk : chunks(ids)) {
+      int done = call.applyAsInt(chunk);
+      if (done != chunk.size()) {
+        throw new IllegalStateException(what + " found " + done + " of " + chunk.size() + " jobs");
+      }
+    }
+  }
+
+  /** Trigger ids of the fires of the jobs {@code createdMs} names in {@code [from, to)}. */
+  private static List<String> expectedFires(
+      Workload workload, Map<String, Long> createdMs, long from, long to) {
+    List<String> expected = new ArrayList<>();
+    createdMs.forEach(
+        (job, created) -> {
+          for (long t : Workload.fireTimes(workload.schedule(created), from, to)) {
+            expected.add(job + ":" + t);
+          }
+        });
+    return expected;
   }
 
   private static List<List<String>> chunks(List<String> ids) {
@@ -534,9 +538,7 @@ public final class ClusterBench implements AutoCloseable {
       return;
     }
     long began = System.nanoTime();
-    for (int from = 0; from < ids.size(); from += JobApi.MAX_BATCH) {
-      api.deleteJobs(ids.subList(from, Math.min(ids.size(), from + JobApi.MAX_BATCH)));
-    }
+    chunks(ids).forEach(api::deleteJobs);
     long[] last = {-1, System.nanoTime()};
     Poll.until(
         QUIET_DEADLINE,

@@ -382,10 +382,8 @@ public final class KairosExecutor implements AutoCloseable {
   }
 
   /**
-   * Moves the consumer's offsets to what is done. {@code persist} also sends them to the broker at
-   * once (one request per queue); otherwise the client sends them every {@link
-   * #OFFSET_PERSIST_INTERVAL}, so a poll of a few messages costs no broker request of its own. A
-   * crash then costs at most that interval of copies, which the start claim reports DUPLICATE.
+   * Moves the consumer's offsets to what is done; {@code persist} also sends them to the broker at
+   * once, otherwise the client does every {@link #OFFSET_PERSIST_INTERVAL}.
    */
   private void commit(boolean persist) {
     Map<MessageQueue, Long> commit = offsets.committable();
