@@ -9,7 +9,10 @@ import io.lettuce.core.resource.DefaultClientResources;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -297,13 +300,21 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         .orElseThrow(() -> new IllegalStateException("no node on port " + port));
   }
 
-  /** Every running node reports state ok, all slots assigned and healthy, and knows every node. */
+  /**
+   * Every running node reports state ok, all slots assigned and healthy, knows every node, and all
+   * of them agree on who is master of which slots, each node's own role included. Without the last
+   * check a client that loads the topology from a node that has not yet learned of a restarted
+   * master's demotion sends it writes as a master, and gets READONLY.
+   */
   private void awaitHealthy() {
     int n = size();
     Poll.until(
         FORM_TIMEOUT,
-        "every Redis Cluster node to report cluster_state:ok and see " + n + " healthy nodes",
+        "every Redis Cluster node to report cluster_state:ok, see "
+            + n
+            + " healthy nodes and agree on the roles",
         () -> {
+          Map<Integer, String> agreed = null;
           for (int i = 0; i < n; i++) {
             if (!nodes.get(i).isRunning()) {
               continue;
@@ -324,9 +335,30 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
             if (!ok || nodesView.contains("fail")) {
               return false;
             }
+            Map<Integer, String> roles = roles(ClusterNodeLine.parse(nodesView));
+            String self = roles.get(port(i));
+            if (self == null
+                || self.startsWith("master") != replication.contains("role:master")
+                || (agreed != null && !agreed.equals(roles))) {
+              return false;
+            }
+            agreed = roles;
           }
           return true;
         });
+  }
+
+  /** Port → "master [slot ranges]" or "replica of <id>", as one node's CLUSTER NODES says. */
+  private static Map<Integer, String> roles(List<ClusterNodeLine> view) {
+    Map<Integer, String> roles = new TreeMap<>();
+    for (ClusterNodeLine line : view) {
+      roles.put(
+          line.port(),
+          line.isMaster()
+              ? "master " + line.slots().stream().map(Arrays::toString).toList()
+              : "replica of " + line.masterId());
+    }
+    return roles;
   }
 
   private <T> T withNode(int i, Function<StatefulRedisConnection<String, String>, T> action) {

@@ -7,8 +7,10 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,5 +74,27 @@ class RedisClusterReplicasIT {
     }
     assertThat(cluster.replicaOf(replica)).isEqualTo(master);
     assertThat(cluster.masterOwning(key)).isEqualTo(replica);
+    // Whole again for the next user: a client connecting now, seeded with the restarted node first
+    // (the one whose view changed last), sees it as a replica and writes to every master. A drill
+    // once met READONLY here: its FLUSHALL went to the restarted node by a stale view.
+    int restartedPort = cluster.port(master);
+    RedisClusterClient fresh =
+        RedisClusterClient.create(
+            Stream.concat(Stream.of("redis://127.0.0.1:" + restartedPort), cluster.uris().stream())
+                .map(RedisURI::create)
+                .toList());
+    try (StatefulRedisClusterConnection<String, String> connection = fresh.connect()) {
+      RedisClusterNode restarted =
+          connection.getPartitions().stream()
+              .filter(n -> n.getUri().getPort() == restartedPort)
+              .findFirst()
+              .orElseThrow();
+      assertThat(restarted.is(RedisClusterNode.NodeFlag.UPSTREAM))
+          .as("the restarted node is a master in a fresh client's topology")
+          .isFalse();
+      assertThat(connection.sync().flushall()).isEqualTo("OK");
+    } finally {
+      fresh.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
   }
 }

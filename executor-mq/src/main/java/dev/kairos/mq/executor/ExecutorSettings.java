@@ -18,6 +18,8 @@ import java.util.Objects;
  *     it interrupts them (their results are still recorded and published)
  * @param resultReports which results go on the result topic besides the record in Redis
  * @param log how runs' log lines are shipped to their triggers' logs in Redis
+ * @param routeTimeout how long {@link KairosExecutor#start()} waits for the NameServer to serve the
+ *     handler topics' routes; a restarted NameServer knows none until the broker re-registers
  */
 public record ExecutorSettings(
     SlotLeaseConfig lease,
@@ -28,12 +30,16 @@ public record ExecutorSettings(
     Duration pollTimeout,
     Duration shutdownGrace,
     ResultReports resultReports,
-    TriggerLogSettings log) {
+    TriggerLogSettings log,
+    Duration routeTimeout) {
 
   public static final int DEFAULT_WORKER_THREADS = 16;
   public static final int DEFAULT_MAX_IN_FLIGHT = 1_000;
   public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(200);
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+  /** Two of the broker's default registration periods (30 s). */
+  public static final Duration DEFAULT_ROUTE_TIMEOUT = Duration.ofSeconds(60);
 
   public ExecutorSettings {
     Objects.requireNonNull(lease, "lease");
@@ -43,6 +49,7 @@ public record ExecutorSettings(
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
     Objects.requireNonNull(resultReports, "resultReports");
     Objects.requireNonNull(log, "log");
+    Objects.requireNonNull(routeTimeout, "routeTimeout");
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdownGrace must not be negative");
     }
@@ -61,7 +68,8 @@ public record ExecutorSettings(
         DEFAULT_POLL_TIMEOUT,
         DEFAULT_SHUTDOWN_GRACE,
         ResultReports.EXCEPTIONS,
-        TriggerLogSettings.DEFAULTS);
+        TriggerLogSettings.DEFAULTS,
+        DEFAULT_ROUTE_TIMEOUT);
   }
 
   /** These settings with another choice of published results. */
@@ -75,7 +83,8 @@ public record ExecutorSettings(
         pollTimeout,
         shutdownGrace,
         reports,
-        log);
+        log,
+        routeTimeout);
   }
 
   /** These settings with another way of shipping log lines. */
@@ -89,7 +98,8 @@ public record ExecutorSettings(
         pollTimeout,
         shutdownGrace,
         resultReports,
-        log);
+        log,
+        routeTimeout);
   }
 
   /** RocketMQ consumer group of the app: shared by its instances, so offsets follow the slot. */

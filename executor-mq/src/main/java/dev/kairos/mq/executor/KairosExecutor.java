@@ -20,6 +20,7 @@ import dev.kairos.mq.start.StartRequest;
 import dev.kairos.mq.start.TriggerRecords;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -75,6 +76,9 @@ public final class KairosExecutor implements AutoCloseable {
 
   /** How often a claim waiting for the lease's trust looks again (a renewal retries as fast). */
   private static final long TRUST_POLL_MS = 20;
+
+  /** How often start asks the NameServer again for a route it did not serve. */
+  private static final long ROUTE_POLL_MS = 500;
 
   /** How long close() waits for run ends still being written to Redis or published. */
   private static final long ENDINGS_GRACE_MS = 10_000;
@@ -170,7 +174,7 @@ public final class KairosExecutor implements AutoCloseable {
       producer.setNamesrvAddr(settings.nameServerAddress());
       producer.setInstanceName(settings.lease().instanceId());
       producer.start();
-      attach(lease);
+      attach(lease, settings.routeTimeout());
       workers =
           Executors.newFixedThreadPool(settings.workerThreads(), named("kairos-worker-" + app));
       timers = Executors.newSingleThreadScheduledExecutor(named("kairos-timeouts-" + app));
@@ -186,6 +190,9 @@ public final class KairosExecutor implements AutoCloseable {
       close();
       throw e;
     } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
       close();
       throw new KairosException("cannot start executor of app " + app + ": " + e.getMessage(), e);
     }
@@ -194,8 +201,11 @@ public final class KairosExecutor implements AutoCloseable {
   /**
    * Starts a consumer on the queues of {@code held}'s slot and makes it the current tenure. Called
    * at start and, on the poll thread, after a lost lease was re-claimed.
+   *
+   * @param routeWait how long to wait for a handler topic's route the NameServer does not serve
    */
-  private void attach(SlotLease held) throws MQClientException {
+  private void attach(SlotLease held, Duration routeWait)
+      throws MQClientException, InterruptedException {
     DefaultLitePullConsumer next = new DefaultLitePullConsumer(settings.consumerGroup());
     next.setNamesrvAddr(settings.nameServerAddress());
     next.setInstanceName(settings.lease().instanceId());
@@ -209,7 +219,7 @@ public final class KairosExecutor implements AutoCloseable {
       Map<MessageQueue, String> mine = new HashMap<>();
       for (String handler : settings.lease().handlers()) {
         String topic = TopicNames.handlerTopic(settings.lease().app(), handler);
-        mine.put(SlotQueueSelector.queueOf(next.fetchMessageQueues(topic), held.slot()), handler);
+        mine.put(SlotQueueSelector.queueOf(queuesOf(next, topic, routeWait), held.slot()), handler);
       }
       next.assign(new ArrayList<>(mine.keySet()));
       // Safety: the tracker and the queue set change before the lease, so a worker that sees the
@@ -220,9 +230,39 @@ public final class KairosExecutor implements AutoCloseable {
       consumerStopped = new AtomicBoolean();
       consumer = next;
       lease = held;
-    } catch (MQClientException | RuntimeException e) {
+    } catch (MQClientException | InterruptedException | RuntimeException e) {
       next.shutdown();
       throw e;
+    }
+  }
+
+  /**
+   * The topic's queues as the NameServer routes them, asked again until {@code wait} has passed: a
+   * restarted NameServer serves no route until the broker re-registers, at its own period.
+   */
+  private static Collection<MessageQueue> queuesOf(
+      DefaultLitePullConsumer consumer, String topic, Duration wait)
+      throws MQClientException, InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    boolean logged = false;
+    while (true) {
+      try {
+        return consumer.fetchMessageQueues(topic);
+      } catch (MQClientException e) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw e;
+        }
+        if (!logged) {
+          log.warn(
+              "the NameServer serves no route of topic {} ({}); waiting up to {} for the broker to"
+                  + " register",
+              topic,
+              e.getErrorMessage(),
+              wait);
+          logged = true;
+        }
+      }
+      Thread.sleep(ROUTE_POLL_MS);
     }
   }
 
@@ -239,7 +279,7 @@ public final class KairosExecutor implements AutoCloseable {
       SlotLease next = new SlotLease(redis, settings.lease());
       try {
         next.start();
-        attach(next);
+        attach(next, Duration.ZERO);
         lost.close();
         reclaims.increment();
         log.info(

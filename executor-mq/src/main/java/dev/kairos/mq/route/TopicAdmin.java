@@ -69,8 +69,9 @@ public final class TopicAdmin implements AutoCloseable {
     if (queuesPerBroker < 1) {
       throw new IllegalArgumentException("queuesPerBroker must be >= 1 but was " + queuesPerBroker);
     }
+    long deadline = System.nanoTime() + timeout.toNanos();
     try {
-      Map<String, String> masters = masters();
+      Map<String, String> masters = awaitMasters(timeout, deadline);
       Map<String, Integer> existing = routeQueues(topic);
       for (Map.Entry<String, String> broker : masters.entrySet()) {
         int current = existing.getOrDefault(broker.getKey(), 0);
@@ -87,7 +88,7 @@ public final class TopicAdmin implements AutoCloseable {
             current,
             queuesPerBroker);
       }
-      return awaitRoute(topic, masters.keySet(), queuesPerBroker, timeout);
+      return awaitRoute(topic, masters.keySet(), queuesPerBroker, timeout, deadline);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new KairosException("interrupted while creating topic " + topic, e);
@@ -95,6 +96,37 @@ public final class TopicAdmin implements AutoCloseable {
       throw e;
     } catch (Exception e) {
       throw new KairosException("cannot create topic " + topic + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The cluster's masters, waiting until the deadline for the NameServer to list them: a restarted
+   * NameServer knows no broker until each re-registers, at its own period (30 s by default), and an
+   * executor starting in that gap must wait for it, not fail.
+   */
+  private Map<String, String> awaitMasters(Duration timeout, long deadline)
+      throws InterruptedException {
+    boolean logged = false;
+    while (true) {
+      try {
+        return masters();
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw new KairosException(
+              "no master of RocketMQ cluster " + clusterName + " after " + timeout + ": " + e, e);
+        }
+        if (!logged) {
+          log.warn(
+              "waiting up to {} for the NameServer to list a master of cluster {} ({})",
+              timeout,
+              clusterName,
+              e.getMessage());
+          logged = true;
+        }
+      }
+      Thread.sleep(POLL.toMillis());
     }
   }
 
@@ -140,9 +172,9 @@ public final class TopicAdmin implements AutoCloseable {
     return queues;
   }
 
-  private int awaitRoute(String topic, Set<String> brokers, int queuesPerBroker, Duration timeout)
+  private int awaitRoute(
+      String topic, Set<String> brokers, int queuesPerBroker, Duration timeout, long deadline)
       throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       Map<String, Integer> seen = routeQueues(topic);
       boolean complete = brokers.stream().allMatch(b -> seen.getOrDefault(b, 0) >= queuesPerBroker);

@@ -113,7 +113,8 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
         properties.getPollTimeout(),
         properties.getShutdownGrace(),
         properties.getResultReports(),
-        properties.getLog().settings());
+        properties.getLog().settings(),
+        properties.getTopicTimeout());
   }
 
   private void createTopics(String app, Iterable<String> handlers) {

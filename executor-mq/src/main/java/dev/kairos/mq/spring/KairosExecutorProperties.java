@@ -19,7 +19,7 @@ public class KairosExecutorProperties {
   public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(2);
   public static final String DEFAULT_NAME_SERVER = "127.0.0.1:9876";
   public static final String DEFAULT_BROKER_CLUSTER = "DefaultCluster";
-  public static final Duration DEFAULT_TOPIC_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_TOPIC_TIMEOUT = ExecutorSettings.DEFAULT_ROUTE_TIMEOUT;
 
   /** Whether the executor starts; false leaves @KairosJob methods as plain methods. */
   private boolean enabled = true;
@@ -48,7 +48,10 @@ public class KairosExecutorProperties {
   /** Whether the executor creates its handler topics (with slot-count queues) before starting. */
   private boolean createTopics = true;
 
-  /** How long topic creation may wait for the NameServer to serve a new topic's route. */
+  /**
+   * How long start waits for the NameServer to list the brokers and serve the handler topics'
+   * routes (after a NameServer restart the brokers re-register within their 30 s period).
+   */
   private Duration topicTimeout = DEFAULT_TOPIC_TIMEOUT;
 
   /** Q: queues per handler topic, and the most instances of the app that consume at once. */

@@ -106,7 +106,8 @@ class ExecutorReceiveProgressIT {
             Duration.ofMillis(200),
             Duration.ofSeconds(1),
             ResultReports.EXCEPTIONS,
-            TriggerLogSettings.DEFAULTS);
+            TriggerLogSettings.DEFAULTS,
+            ExecutorSettings.DEFAULT_ROUTE_TIMEOUT);
     executor = new KairosExecutor(redis, settings, Map.of(HANDLER, ctx -> release.await()));
     executor.start();
     assertThat(executor.slot()).isZero();

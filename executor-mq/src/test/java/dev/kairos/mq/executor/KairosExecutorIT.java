@@ -22,14 +22,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,21 +82,7 @@ class KairosExecutorIT {
     resultConsumer.start();
     resultConsumer.assign(resultConsumer.fetchMessageQueues(TopicNames.RESULTS));
 
-    Map<String, JobHandler> handlers =
-        Map.of(
-            "count",
-                ctx ->
-                    runs.computeIfAbsent(ctx.triggerId(), k -> new AtomicInteger())
-                        .incrementAndGet(),
-            "slow", ctx -> Thread.sleep(60_000));
-    SlotLeaseConfig lease =
-        SlotLeaseConfig.of(app, "instance-" + app, "localhost", List.of("count", "slow"))
-            .withSlotCount(QUEUES);
-    executor =
-        new KairosExecutor(
-            redis,
-            ExecutorSettings.of(lease, mq.nameServerAddress()).withResultReports(ResultReports.ALL),
-            handlers);
+    executor = countingExecutor("instance-" + app);
     executor.start();
     assertThat(executor.slot()).isZero();
   }
@@ -103,6 +93,24 @@ class KairosExecutorIT {
     resultConsumer.shutdown();
     producer.shutdown();
     redis.close();
+  }
+
+  /** An executor of the app whose "count" handler counts runs per trigger id; not started. */
+  private KairosExecutor countingExecutor(String instanceId) {
+    SlotLeaseConfig lease =
+        SlotLeaseConfig.of(app, instanceId, "localhost", List.of("count", "slow"))
+            .withSlotCount(QUEUES);
+    Map<String, JobHandler> handlers =
+        Map.of(
+            "count",
+            ctx ->
+                runs.computeIfAbsent(ctx.triggerId(), k -> new AtomicInteger()).incrementAndGet(),
+            "slow",
+            ctx -> Thread.sleep(60_000));
+    return new KairosExecutor(
+        redis,
+        ExecutorSettings.of(lease, mq.nameServerAddress()).withResultReports(ResultReports.ALL),
+        handlers);
   }
 
   /** Writes the trigger record the way a node does, then sends a copy to slot 0. */
@@ -232,20 +240,7 @@ class KairosExecutorIT {
     for (int i = 0; i < 5; i++) {
       backlog.add(dispatch(app + "-b" + i, "count", 0, 1));
     }
-    SlotLeaseConfig lease =
-        SlotLeaseConfig.of(app, "replacement-" + app, "localhost", List.of("count", "slow"))
-            .withSlotCount(QUEUES);
-    executor =
-        new KairosExecutor(
-            redis,
-            ExecutorSettings.of(lease, mq.nameServerAddress()).withResultReports(ResultReports.ALL),
-            Map.of(
-                "count",
-                ctx ->
-                    runs.computeIfAbsent(ctx.triggerId(), k -> new AtomicInteger())
-                        .incrementAndGet(),
-                "slow",
-                ctx -> Thread.sleep(60_000)));
+    executor = countingExecutor("replacement-" + app);
     executor.start();
     assertThat(executor.slot()).isZero();
     awaitResults("the backlog", Duration.ofSeconds(60), () -> count(ResultStatus.SUCCESS) >= 6);
@@ -254,6 +249,58 @@ class KairosExecutorIT {
       assertThat(runs.get(t.triggerId())).as(t.triggerId()).hasValue(1);
     }
     assertThat(count(ResultStatus.DUPLICATE)).isZero();
+  }
+
+  @Test
+  void anExecutorStartingWhileARestartedNameServerRoutesNothingWaitsForTheBroker()
+      throws Exception {
+    executor.close();
+    // Sent while the slot has no owner, on the producer's cached route: it waits in queue 0.
+    TriggerMessage waiting = dispatch(app + "-gap", "count", 0, 1);
+    String topic = TopicNames.handlerTopic(app, "count");
+    restartNameServerUntilItRoutesNothing(topic);
+    // Both waits of a starting executor in the same gap: topic creation (the starter's first step,
+    // on another thread here) and the consumer's route, which the executor asks for itself.
+    CompletableFuture<Integer> created =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try (TopicAdmin admin = new TopicAdmin(mq.nameServerAddress(), "kairos")) {
+                admin.start();
+                return admin.ensureTopic(topic, QUEUES, ExecutorSettings.DEFAULT_ROUTE_TIMEOUT);
+              }
+            });
+    executor = countingExecutor("after-gap-" + app);
+    executor.start();
+    assertThat(created.get(90, TimeUnit.SECONDS)).isEqualTo(QUEUES);
+    assertThat(executor.slot()).isZero();
+    awaitResults(
+        "the trigger sent before the gap", Duration.ofSeconds(30), () -> !results.isEmpty());
+    assertThat(runs.get(waiting.triggerId())).hasValue(1);
+  }
+
+  /**
+   * Stops and starts the NameServer until it serves no route of {@code topic}: a new NameServer
+   * knows no broker until the broker's periodic registration, which may land at once.
+   */
+  private void restartNameServerUntilItRoutesNothing(String topic) throws Exception {
+    DefaultMQAdminExt probe = new DefaultMQAdminExt(5_000);
+    probe.setNamesrvAddr(mq.nameServerAddress());
+    probe.setInstanceName("route-probe-" + app);
+    probe.start();
+    try {
+      for (int attempt = 1; ; attempt++) {
+        mq.stopNameServer();
+        mq.startNameServer();
+        try {
+          probe.examineTopicRouteInfo(topic);
+        } catch (MQClientException noRoute) {
+          return;
+        }
+        assertThat(attempt).as("NameServer restarts that kept serving the route").isLessThan(3);
+      }
+    } finally {
+      probe.shutdown();
+    }
   }
 
   @Test
