@@ -73,7 +73,8 @@ public final class ClusterBench implements AutoCloseable {
       List<String> childJvmOptions,
       int writeJobs,
       int writeAt,
-      int shards) {
+      int shards,
+      Map<String, String> redisConfig) {
 
     static Options parse(String... args) {
       Map<String, String> given = new HashMap<>();
@@ -106,7 +107,8 @@ public final class ClusterBench implements AutoCloseable {
               Integer.parseInt(given.getOrDefault("write-jobs", "10000")),
               Integer.parseInt(given.getOrDefault("write-at", "1000")),
               Integer.parseInt(
-                  given.getOrDefault("shards", Integer.toString(RedisKeys.DEFAULT_SHARDS))));
+                  given.getOrDefault("shards", Integer.toString(RedisKeys.DEFAULT_SHARDS))),
+              redisConfig(given.getOrDefault("redis-config", "")));
       for (String key : given.keySet()) {
         if (!List.of(
                 "jobs",
@@ -119,7 +121,8 @@ public final class ClusterBench implements AutoCloseable {
                 "child-jvm",
                 "write-jobs",
                 "write-at",
-                "shards")
+                "shards",
+                "redis-config")
             .contains(key)) {
           throw new IllegalArgumentException("unknown option --" + key + "\n" + usage());
         }
@@ -136,12 +139,30 @@ public final class ClusterBench implements AutoCloseable {
       }
       return o;
     }
+
+    /** {@code name:value,name:value} → CONFIG SET pairs, in order. */
+    private static Map<String, String> redisConfig(String given) {
+      Map<String, String> config = new LinkedHashMap<>();
+      for (String pair : given.split(",")) {
+        if (pair.isBlank()) {
+          continue;
+        }
+        int colon = pair.indexOf(':');
+        if (colon <= 0) {
+          throw new IllegalArgumentException(
+              "--redis-config takes name:value pairs separated by commas, got '" + pair + "'");
+        }
+        config.put(pair.substring(0, colon).trim(), pair.substring(colon + 1).trim());
+      }
+      return config;
+    }
   }
 
   static String usage() {
     return "options: --jobs=100,1000,2000,5000 --workloads=W1,W2 --nodes=2 --executors=2"
         + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-Xss512k,-XX:-UseDynamicNumberOfCompilerThreads"
-        + " --write-jobs=10000 --write-at=1000 --shards=64";
+        + " --write-jobs=10000 --write-at=1000 --shards=64"
+        + " --redis-config= (CONFIG SET pairs, e.g. rdbcompression:no)";
   }
 
   private final Options options;
@@ -205,6 +226,9 @@ public final class ClusterBench implements AutoCloseable {
         options.shards(),
         options.childJvmOptions(),
         dir);
+    if (!options.redisConfig().isEmpty()) {
+      say("Redis CONFIG SET %s", options.redisConfig());
+    }
     startCluster();
     List<BenchRow> rows = new ArrayList<>();
     List<WriteProbe> writes = new ArrayList<>();
@@ -272,6 +296,7 @@ public final class ClusterBench implements AutoCloseable {
             .rocketMq(true)
             .start();
     redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(30));
+    options.redisConfig().forEach((name, value) -> redis.sync().configSet(name, value));
     // What the first node would write; here so executors can start beside the nodes, which adopt
     // the stored shard count.
     keys = new RedisKeys(ClusterMetadata.initialise(redis, options.shards()));
@@ -363,16 +388,19 @@ public final class ClusterBench implements AutoCloseable {
     Thread.sleep(options.warmup().toMillis()); // a timed phase of the run, not a wait for a state
     long from = sleepUntil(Math.floorDiv(System.currentTimeMillis(), 1000) * 1000 + 1000);
     redis.sync().configResetstat();
+    RedisPersistence persistedBefore = RedisPersistence.parse(redis.sync().info());
     CpuMeter.Sample before = meter.sample();
     long to = sleepUntil(from + options.window().toMillis());
     CpuMeter.Sample after = meter.sample();
     RedisCommandStats commands = RedisCommandStats.parse(redis.sync().info("commandstats"));
+    RedisPersistence persisted = RedisPersistence.parse(redis.sync().info());
     CpuMeter.Usage cpu = meter.between(before, after);
     List<String> expected = expectedFires(workload, createdMs, from, to);
     say(
         "%s row %d: window [%d, %d) over; %d expected fires; draining (cap %d s)",
         workload, row, from, to, expected.size(), DRAIN_CAP.toSeconds());
     say("REDIS %s row %d: %s", workload, row, commands.perFireLine(expected.size(), 8));
+    say("REDIS-DATA %s row %d: %s", workload, row, persisted.line(persistedBefore));
     StartLedger.Outcome outcome = drain(expected, to + DRAIN_CAP.toMillis());
     Map<String, List<StartLedger.Start>> logged = StartLedger.readLogs(cluster.executors());
     long startsInWindow =
