@@ -54,6 +54,8 @@ final class ContainerStarter implements ComponentStarter {
                 "yes",
                 "--appendfsync",
                 "everysec",
+                "--rdbcompression",
+                "no",
                 "--protected-mode",
                 "no")
             .waitingFor(Wait.forLogMessage(".*Ready to accept connections.*", 1));

@@ -156,6 +156,10 @@ final class RedisProcess implements ServerControl {
     lines.add("save \"\"");
     lines.add("appendonly yes");
     lines.add("appendfsync everysec");
+    // The AOF rewrite writes an RDB preamble; compressing it was a third of the rewrite child's
+    // CPU under the fire path, and an uncompressed base also makes rewrites rarer (the trigger is
+    // growth relative to the base). docs/operations.md "Redis memory and AOF rewrites".
+    lines.add("rdbcompression no");
     lines.addAll(extraConfig);
     Path config = dir.resolve("redis.conf");
     Files.write(config, lines, StandardCharsets.UTF_8);
