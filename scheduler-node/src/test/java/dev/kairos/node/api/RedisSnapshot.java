@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Every key under {@code kairos:} with its DUMP (type, content, encoding) and TTL, for asserting
@@ -28,15 +30,25 @@ final class RedisSnapshot {
   }
 
   static RedisSnapshot take(RedisCommands<String, String> redis) {
+    // A page's DUMPs and PTTLs are pipelined: one round trip per key made the create-API ITs
+    // spend minutes on snapshots of the keys the module's earlier ITs left.
+    RedisAsyncCommands<String, String> async = redis.getStatefulConnection().async();
     Map<String, Entry> entries = new TreeMap<>();
     ScanCursor cursor = ScanCursor.INITIAL;
     do {
       KeyScanCursor<String> page =
           redis.scan(cursor, ScanArgs.Builder.matches("kairos:*").limit(1000));
-      for (String key : page.getKeys()) {
-        byte[] dump = redis.dump(key);
+      List<String> keys = page.getKeys();
+      List<CompletableFuture<byte[]>> dumps = new ArrayList<>(keys.size());
+      List<CompletableFuture<Long>> ttls = new ArrayList<>(keys.size());
+      for (String key : keys) {
+        dumps.add(async.dump(key).toCompletableFuture());
+        ttls.add(async.pttl(key).toCompletableFuture());
+      }
+      for (int i = 0; i < keys.size(); i++) {
+        byte[] dump = dumps.get(i).join();
         if (dump != null) {
-          entries.put(key, new Entry(dump, redis.pttl(key)));
+          entries.put(keys.get(i), new Entry(dump, ttls.get(i).join()));
         }
       }
       cursor = page;
