@@ -169,6 +169,9 @@ public final class LifecycleWorker implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (RuntimeException e) {
+        if (state.get() != State.STARTED) {
+          break; // close() interrupted the round in flight: not a failure
+        }
         metrics.loopErrors.increment();
         // What was read and not acknowledged is pending to this consumer: read it again first.
         Arrays.fill(readOwnPending, true);

@@ -52,6 +52,9 @@ public final class MeterSampler implements AutoCloseable {
     try {
       series.add(MeterTotals.read(meters, System.currentTimeMillis()));
     } catch (RuntimeException e) {
+      if (state.get() != State.STARTED) {
+        return; // close() interrupted the call in flight: not a failure
+      }
       log.warn("console: reading the meters failed, will keep running", e);
     }
   }

@@ -120,6 +120,9 @@ public final class TriggerRetention implements AutoCloseable {
         log.info("retention deleted {} triggers older than {}", deleted, retention);
       }
     } catch (SQLException | RuntimeException e) {
+      if (state.get() != State.STARTED) {
+        return; // close() interrupted the call in flight: not a failure
+      }
       log.warn("retention run failed ({}); will keep running", e.toString());
     }
   }

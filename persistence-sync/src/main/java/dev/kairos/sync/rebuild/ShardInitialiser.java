@@ -167,6 +167,9 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // closing
     } catch (RuntimeException e) {
+      if (state.get() != State.STARTED) {
+        return; // close() interrupted the call in flight: not a failure
+      }
       failures.increment();
       log.warn("shard initialisation check failed ({}); will keep running", e.toString());
     }

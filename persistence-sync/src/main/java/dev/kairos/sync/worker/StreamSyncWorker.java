@@ -151,11 +151,17 @@ public final class StreamSyncWorker implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (SQLException | org.flywaydb.core.api.FlywayException e) {
+        if (closing()) {
+          break;
+        }
         metrics.databaseFailure();
         pause(e, "PostgreSQL unavailable");
       } catch (SyncFaults.SimulatedCrash crash) {
         throw crash;
       } catch (RuntimeException e) {
+        if (closing()) {
+          break; // close() interrupted a command in flight: not a failure
+        }
         metrics.loopError();
         pause(e, "sync round failed");
       } catch (VirtualMachineError fatal) {
@@ -167,6 +173,11 @@ public final class StreamSyncWorker implements AutoCloseable {
       }
     }
     log.info("persistence-sync worker {} stopped", config.consumer());
+  }
+
+  /** True once close() began: it interrupts the thread, which fails the command in flight. */
+  private boolean closing() {
+    return state.get() != State.STARTED;
   }
 
   private void pause(Exception e, String what) {

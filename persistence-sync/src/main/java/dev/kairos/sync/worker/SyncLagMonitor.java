@@ -51,6 +51,9 @@ public final class SyncLagMonitor implements AutoCloseable {
     try {
       health.refresh();
     } catch (RuntimeException e) {
+      if (state.get() != State.STARTED) {
+        return; // close() interrupted the call in flight: not a failure
+      }
       // Redis unavailable for a moment: the gauges keep their last values.
       metrics.loopError();
       log.warn("persistence-sync lag sampling failed ({}); will keep running", e.toString());

@@ -71,10 +71,13 @@ public final class ConditionMonitor implements AutoCloseable {
         interval.toMillis());
   }
 
-  private static void run(ConditionCheck check, Counter errors) {
+  private void run(ConditionCheck check, Counter errors) {
     try {
       check.check();
     } catch (RuntimeException e) {
+      if (state.get() != State.STARTED) {
+        return; // close() interrupted the call in flight: not a failure
+      }
       errors.increment();
       log.warn("alarm check {} failed ({}); will keep running", check.name(), e.toString());
     }

@@ -323,6 +323,9 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
     try {
       round.run();
     } catch (RuntimeException e) {
+      if (state.get() != State.STARTED) {
+        return; // close() interrupted the call in flight: not a failure
+      }
       meters.loopErrors.increment();
       log.warn("node={} {} failed; will keep running", store.node(), what, e);
     }
