@@ -37,6 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -147,12 +148,20 @@ class NodeRebuildIT {
     first.close();
     flushAll();
 
-    CompletableFuture<ConfigurableApplicationContext> a =
-        CompletableFuture.supplyAsync(() -> node("rb-pair-a"));
-    CompletableFuture<ConfigurableApplicationContext> b =
-        CompletableFuture.supplyAsync(() -> node("rb-pair-b"));
-    List<MeterRegistry> meters =
-        List.of(a.get().getBean(MeterRegistry.class), b.get().getBean(MeterRegistry.class));
+    // Spring Boot configures Logback once per application, and two applications doing it at once
+    // reset the JVM's one LoggerContext under each other ("no conversion supplier for [wEx]").
+    // The pair logs through what the seed node configured; their starts and rebuilds still race.
+    System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+    List<MeterRegistry> meters;
+    try {
+      CompletableFuture<ConfigurableApplicationContext> a =
+          CompletableFuture.supplyAsync(() -> node("rb-pair-a"));
+      CompletableFuture<ConfigurableApplicationContext> b =
+          CompletableFuture.supplyAsync(() -> node("rb-pair-b"));
+      meters = List.of(a.get().getBean(MeterRegistry.class), b.get().getBean(MeterRegistry.class));
+    } finally {
+      System.clearProperty(LoggingSystem.SYSTEM_PROPERTY);
+    }
     await(
         Duration.ofSeconds(90),
         "every shard completed by one of the two nodes",
