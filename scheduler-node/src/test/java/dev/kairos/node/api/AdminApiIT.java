@@ -86,6 +86,46 @@ class AdminApiIT {
             "Europe/Berlin"));
   }
 
+  /**
+   * A create whose script Redis runs only after the node's command timeout (2 s) answers 503, and
+   * the answer does not claim that nothing changed: the job exists once Redis catches up.
+   */
+  @Test
+  void aWriteThatTimesOutSaysItMayHaveBeenApplied() throws Exception {
+    String id = id("paused");
+    ApiTestNode.Response created;
+    try (KairosRedis admin =
+        KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(5))) {
+      // Every client's commands wait 4 s on the server: the node's script runs after its timeout.
+      assertThat(admin.sync().clientPause(4_000)).isEqualTo("OK");
+      // With its routing given, the create is the one script: no app-default read before it.
+      created =
+          node.post(
+              "/api/v1/jobs",
+              ApiTestNode.json(
+                  Map.of(
+                      "id", id,
+                      "app", "paused-" + RUN,
+                      "handler", "report",
+                      "scheduleType", "CRON",
+                      "schedule", "0 0 3 * * *",
+                      "routing", "ROUND")),
+              ADMIN);
+    }
+    assertThat(created.status()).as(created.toString()).isEqualTo(503);
+    assertThat(created.json().path("code").asText()).isEqualTo("redis-unavailable");
+    assertThat(created.json().path("detail").asText())
+        .contains("part of the change may have been applied")
+        .doesNotContain("nothing was changed");
+    JsonNode job =
+        poll(
+            "the timed-out create applied once the pause ends",
+            () -> node.get("/api/v1/jobs/" + id, VIEWER),
+            r -> r.status() == 200);
+    assertThat(job.path("id").asText()).isEqualTo(id);
+    node.call("DELETE", "/api/v1/jobs/" + id, null, ADMIN, Map.of());
+  }
+
   @Test
   void quartzCronKeepsItsDialectThroughReadPreviewAndExport() {
     String id = id("quartz");

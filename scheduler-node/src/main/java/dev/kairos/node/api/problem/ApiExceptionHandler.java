@@ -197,12 +197,28 @@ public class ApiExceptionHandler {
     return answer(ProblemType.METHOD_NOT_ALLOWED, e.getMessage(), request, List.of(), Map.of());
   }
 
-  @ExceptionHandler({RedisConnectionException.class, RedisCommandTimeoutException.class})
+  @ExceptionHandler(RedisConnectionException.class)
   ResponseEntity<ProblemDetail> redisDown(RuntimeException e, HttpServletRequest request) {
     log.warn("API call {} failed: Redis unavailable ({})", request.getRequestURI(), e.toString());
     return answer(
         ProblemType.REDIS_UNAVAILABLE,
         "Redis did not answer; nothing was changed by this node, retry later",
+        request,
+        List.of(),
+        Map.of());
+  }
+
+  /**
+   * A command that timed out may still have run on Redis (a slow server, a large import), so the
+   * answer must not claim that nothing changed.
+   */
+  @ExceptionHandler(RedisCommandTimeoutException.class)
+  ResponseEntity<ProblemDetail> redisSlow(RuntimeException e, HttpServletRequest request) {
+    log.warn("API call {} failed: Redis timed out ({})", request.getRequestURI(), e.toString());
+    return answer(
+        ProblemType.REDIS_UNAVAILABLE,
+        "Redis did not answer in time; part of the change may have been applied. Read the jobs"
+            + " before retrying: imports and batch enable/disable/delete are safe to repeat",
         request,
         List.of(),
         Map.of());
