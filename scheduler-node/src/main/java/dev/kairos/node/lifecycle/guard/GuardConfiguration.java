@@ -91,7 +91,8 @@ class GuardConfiguration {
             properties.getStartTimeout(),
             properties.getBacklogLimit(),
             properties.getBatchSize(),
-            properties.getMaxPagesPerShard());
+            properties.getMaxPagesPerShard(),
+            properties.getMaxReadRate());
     OpenTriggerStore store =
         new OpenTriggerStore(
             redis,

@@ -1,7 +1,9 @@
 package dev.kairos.node.lifecycle.guard;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Counters of the lost-trigger monitor, registered once per node (terms come and go). */
 final class GuardMeters {
@@ -17,6 +19,10 @@ final class GuardMeters {
   final Counter pageLimit;
   final Counter passes;
   final Counter errors;
+  final Counter backOffs;
+
+  /** The pause before the next pass, ms: the interval, or longer after a pass over a backlog. */
+  final AtomicLong passDelayMs = new AtomicLong();
 
   GuardMeters(MeterRegistry registry) {
     lost =
@@ -61,5 +67,15 @@ final class GuardMeters {
             .register(registry);
     passes = registry.counter("kairos.lost.passes");
     errors = registry.counter("kairos.lost.errors");
+    backOffs =
+        Counter.builder("kairos.lost.pass.backoffs")
+            .description(
+                "passes that read so many open triggers that the next one waits longer than the interval")
+            .register(registry);
+    Gauge.builder("kairos.lost.pass.delay", passDelayMs, AtomicLong::get)
+        .baseUnit("milliseconds")
+        .description(
+            "pause before the next lost-trigger pass: the interval, or longer after a pass over a backlog")
+        .register(registry);
   }
 }

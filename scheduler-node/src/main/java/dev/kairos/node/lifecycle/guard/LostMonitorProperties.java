@@ -17,6 +17,7 @@ public class LostMonitorProperties {
   public static final Duration DEFAULT_BACKLOG_LIMIT = Duration.ofMinutes(5);
   public static final int DEFAULT_BATCH_SIZE = 500;
   public static final int DEFAULT_MAX_PAGES_PER_SHARD = 20;
+  public static final long DEFAULT_MAX_READ_RATE = PassPacing.DEFAULT_READS_PER_SECOND;
 
   /** Whether the leader runs the lost-trigger monitor. */
   private boolean enabled = true;
@@ -53,6 +54,14 @@ public class LostMonitorProperties {
   @Min(1)
   @Max(1_000)
   private int maxPagesPerShard = DEFAULT_MAX_PAGES_PER_SHARD;
+
+  /**
+   * Open triggers read per second, averaged over a pass and the pause after it: a pass that read
+   * more than {@code interval × max-read-rate} pauses longer, so a backlog does not cost Redis in
+   * proportion to its size every interval.
+   */
+  @Min(1)
+  private long maxReadRate = DEFAULT_MAX_READ_RATE;
 
   public boolean isEnabled() {
     return enabled;
@@ -100,5 +109,13 @@ public class LostMonitorProperties {
 
   public void setMaxPagesPerShard(int maxPagesPerShard) {
     this.maxPagesPerShard = maxPagesPerShard;
+  }
+
+  public long getMaxReadRate() {
+    return maxReadRate;
+  }
+
+  public void setMaxReadRate(long maxReadRate) {
+    this.maxReadRate = maxReadRate;
   }
 }

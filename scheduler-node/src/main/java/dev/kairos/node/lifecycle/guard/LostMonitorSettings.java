@@ -15,13 +15,31 @@ import java.util.Objects;
  * @param batchSize open triggers read, and verdicts written, per script call
  * @param maxPagesPerShard pages of {@code batchSize} read per shard in one pass; the rest waits for
  *     the next pass (logged)
+ * @param maxReadRate open triggers read per second, averaged over a pass and the pause after it: a
+ *     pass over a backlog pauses longer than {@code interval} ({@link PassPacing})
  */
 record LostMonitorSettings(
     Duration interval,
     Duration startTimeout,
     Duration backlogLimit,
     int batchSize,
-    int maxPagesPerShard) {
+    int maxPagesPerShard,
+    long maxReadRate) {
+
+  LostMonitorSettings(
+      Duration interval,
+      Duration startTimeout,
+      Duration backlogLimit,
+      int batchSize,
+      int maxPagesPerShard) {
+    this(
+        interval,
+        startTimeout,
+        backlogLimit,
+        batchSize,
+        maxPagesPerShard,
+        PassPacing.DEFAULT_READS_PER_SECOND);
+  }
 
   LostMonitorSettings {
     Objects.requireNonNull(interval, "interval");
@@ -41,6 +59,9 @@ record LostMonitorSettings(
               + ") must be at least the startTimeout ("
               + startTimeout
               + ")");
+    }
+    if (maxReadRate < 1) {
+      throw new IllegalArgumentException("maxReadRate must be >= 1: " + maxReadRate);
     }
     if (batchSize < 1 || maxPagesPerShard < 1) {
       throw new IllegalArgumentException(

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,7 +41,9 @@ import org.slf4j.MDC;
  * RUNNING triggers whose executor died become LOST, DISPATCHED ones that cannot start where they
  * were sent are published again with the same trigger id. Only what the fenced script accepted is
  * published, so a stale leader publishes nothing; a fence rejection closes the monitor and is
- * reported to {@code onStaleTerm} so the node steps down.
+ * reported to {@code onStaleTerm} so the node steps down. A pass over a backlog stretches the pause
+ * before the next one ({@link PassPacing}), so a backlog of open triggers does not cost Redis in
+ * proportion to its size every interval.
  */
 final class LostTriggerMonitor implements AutoCloseable {
 
@@ -65,7 +68,10 @@ final class LostTriggerMonitor implements AutoCloseable {
   private final GuardMeters meters;
   private final MessageCodec codec = new MessageCodec();
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final PassPacing pacing;
   private volatile ScheduledExecutorService executor;
+  private boolean backingOff; // monitor thread only
+  private long lastRead; // monitor thread only: open triggers the last complete pass read
 
   LostTriggerMonitor(
       long term,
@@ -89,6 +95,7 @@ final class LostTriggerMonitor implements AutoCloseable {
             settings.startTimeout().toMillis(), settings.backlogLimit().toMillis());
     this.onStaleTerm = onStaleTerm;
     this.meters = meters;
+    this.pacing = PassPacing.of(settings);
   }
 
   long term() {
@@ -114,18 +121,63 @@ final class LostTriggerMonitor implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    long every = settings.interval().toMillis();
-    executor.scheduleWithFixedDelay(this::runOnce, every, every, TimeUnit.MILLISECONDS);
+    long every = pacing.intervalMs();
+    meters.passDelayMs.set(every);
+    executor.schedule(this::runAndReschedule, every, TimeUnit.MILLISECONDS);
     log.info("term={} lost-trigger monitor started, every {} ms", term, every);
   }
 
-  private void runOnce() {
+  private void runAndReschedule() {
+    long read = runOnce();
     if (!isRunning()) {
       return;
     }
+    if (read < 0) {
+      // A failed pass (under overload, often a timed-out page) paces like the last complete one:
+      // retrying a backlog every interval is what the pacing is there to stop.
+      read = lastRead;
+    }
+    lastRead = read;
+    long delay = pacing.delayAfter(read);
+    meters.passDelayMs.set(delay);
+    boolean backingOff = pacing.backsOff(read);
+    if (backingOff) {
+      meters.backOffs.increment();
+    }
+    if (backingOff != this.backingOff) {
+      this.backingOff = backingOff;
+      if (backingOff) {
+        log.warn(
+            "term={} lost-trigger pass read {} open triggers; passes now wait {} ms (at most {}"
+                + " reads a second) until the backlog clears",
+            term,
+            read,
+            delay,
+            pacing.readsPerSecond());
+      } else {
+        log.info(
+            "term={} lost-trigger pass read {} open triggers; back to every {} ms",
+            term,
+            read,
+            delay);
+      }
+    }
     try {
-      pass();
+      executor.schedule(this::runAndReschedule, delay, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closed between the check above and here: nothing more to run
+    }
+  }
+
+  /** One pass, guarded; returns how many open triggers it read, or -1 when it failed. */
+  private long runOnce() {
+    if (!isRunning()) {
+      return -1;
+    }
+    try {
+      PassReport report = pass();
       meters.passes.increment();
+      return report.read;
     } catch (StaleTermException e) {
       log.warn("term={} is stale (fence {}); the lost-trigger monitor stops", term, e.fence());
       close();
@@ -136,6 +188,7 @@ final class LostTriggerMonitor implements AutoCloseable {
         log.error("term={} lost-trigger pass failed; the monitor will keep running", term, e);
       }
     }
+    return -1;
   }
 
   /**
@@ -144,7 +197,8 @@ final class LostTriggerMonitor implements AutoCloseable {
    * @throws StaleTermException when a shard is fenced by a higher term
    */
   PassReport pass() {
-    List<List<OpenTrigger>> perShard = readAll();
+    PassReport report = new PassReport();
+    List<List<OpenTrigger>> perShard = readAll(report);
     Map<String, List<SlotInfo>> slots = new HashMap<>();
     for (List<OpenTrigger> shard : perShard) {
       for (OpenTrigger t : shard) {
@@ -154,7 +208,6 @@ final class LostTriggerMonitor implements AutoCloseable {
       }
     }
     long now = clock.nowMs();
-    PassReport report = new PassReport();
     for (int shard = 0; shard < perShard.size(); shard++) {
       if (state.get() == State.CLOSED) {
         break; // closed mid-pass: stop writing at once (the fence would stop a stale term anyway)
@@ -193,7 +246,7 @@ final class LostTriggerMonitor implements AutoCloseable {
     return report;
   }
 
-  private List<List<OpenTrigger>> readAll() {
+  private List<List<OpenTrigger>> readAll(PassReport report) {
     List<CompletableFuture<OpenPage>> first = new ArrayList<>(keys.shards());
     for (int shard = 0; shard < keys.shards(); shard++) {
       first.add(store.readAsync(shard, 0, settings.batchSize()).toCompletableFuture());
@@ -201,11 +254,13 @@ final class LostTriggerMonitor implements AutoCloseable {
     List<List<OpenTrigger>> perShard = new ArrayList<>(keys.shards());
     for (int shard = 0; shard < keys.shards(); shard++) {
       OpenPage page = first.get(shard).join();
+      report.read += page.read();
       List<OpenTrigger> rows = new ArrayList<>(page.triggers());
       int offset = page.read() - page.removed();
       int pages = 1;
       while (page.read() == settings.batchSize() && pages < settings.maxPagesPerShard()) {
         page = store.read(shard, offset, settings.batchSize());
+        report.read += page.read();
         rows.addAll(page.triggers());
         offset += page.read() - page.removed();
         pages++;
@@ -322,6 +377,9 @@ final class LostTriggerMonitor implements AutoCloseable {
 
   /** What one pass did. */
   static final class PassReport {
+    /** Open-trigger index entries examined, removed ones included. */
+    long read;
+
     int lost;
     int cancelled;
     int redispatched;

@@ -231,10 +231,14 @@ class LostTriggerMonitorIT {
   }
 
   private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
+    await(what, WAIT, condition);
+  }
+
+  private static void await(String what, Duration wait, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + wait.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
+        throw new AssertionError("timed out after " + wait + " waiting for " + what);
       }
       try {
         Thread.sleep(20);
@@ -252,6 +256,55 @@ class LostTriggerMonitorIT {
     ObjectNode lease = (ObjectNode) json.readTree(redis.sync().hget(key, Integer.toString(slot)));
     lease.put("expiresMs", redisNowMs() - 1);
     redis.sync().hset(key, Integer.toString(slot), json.writeValueAsString(lease));
+  }
+
+  @Test
+  void aPassOverMoreOpenTriggersThanTheReadRateAllowsPausesLongerThanTheInterval()
+      throws Exception {
+    // Index entries whose records are gone: each is read (and removed) by the next pass.
+    String jobId = job("count");
+    String index = RedisKeys.openTriggers(keys.shardOf(jobId));
+    for (int i = 0; i < 3; i++) {
+      redis.sync().zadd(index, 1, jobId + ":" + (1_000 + i));
+    }
+    OpenTriggerStore store =
+        new OpenTriggerStore(
+            redis, Duration.ofMinutes(10), 100_000, Duration.ofSeconds(10), meters);
+    // One read a second: a pass that read r entries pauses r seconds instead of 200 ms.
+    LostTriggerMonitor monitor =
+        closeLater(
+            new LostTriggerMonitor(
+                term,
+                store,
+                keys,
+                new SlotRegistry(redis)::liveSlots,
+                new RocketMqTriggerSender(producer, Duration.ofSeconds(10)),
+                System::currentTimeMillis,
+                new LostMonitorSettings(
+                    INTERVAL, Duration.ofSeconds(60), Duration.ofMinutes(5), 100, 10, 1),
+                e -> {},
+                new GuardMeters(meters)));
+    monitor.start();
+
+    await(
+        "a first pass that backs off",
+        () -> meters.counter("kairos.lost.pass.backoffs").count() >= 1);
+    long seenMs = System.currentTimeMillis();
+    double passes = meters.counter("kairos.lost.passes").count();
+    double delay = meters.get("kairos.lost.pass.delay").gauge().value();
+    assertThat(delay)
+        .as("pause after reading at least the 3 entries")
+        .isGreaterThanOrEqualTo(3_000);
+    assertThat(redis.sync().zscore(index, jobId + ":1000")).as("read and removed").isNull();
+
+    // Entries other tests of this JVM left in the index lengthen the pause: wait for it.
+    await(
+        "the next pass",
+        WAIT.plusMillis((long) delay),
+        () -> meters.counter("kairos.lost.passes").count() > passes);
+    assertThat(System.currentTimeMillis() - seenMs)
+        .as("the next pass waited the longer pause, not the 200 ms interval")
+        .isGreaterThanOrEqualTo((long) delay - 500);
   }
 
   @Test
