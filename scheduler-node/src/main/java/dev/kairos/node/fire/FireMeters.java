@@ -15,6 +15,7 @@ final class FireMeters {
   final Counter ackMissed;
   final Counter ackErrors;
   final Counter takeErrors;
+  final Counter takeCalls;
   final Counter reconcileAdded;
   final Counter loopErrors;
   final Counter windowOverflow;
@@ -59,6 +60,13 @@ final class FireMeters {
     takeErrors =
         Counter.builder("kairos.fires.take.errors")
             .description("take_due calls that failed; the reconcile loop re-reads the entries")
+            .tag("node", node)
+            .register(meters);
+    takeCalls =
+        Counter.builder("kairos.fires.take.calls")
+            .description(
+                "take_due calls; under load the batches of a shard that queued behind the calls in"
+                    + " flight share one")
             .tag("node", node)
             .register(meters);
     reconcileAdded =

@@ -1,7 +1,10 @@
 package dev.kairos.node.fire;
 
+import dev.kairos.coordinator.wheel.DueTrigger;
 import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.coordinator.wheel.WheelNotifier;
+import dev.kairos.core.batch.Coalescer;
+import dev.kairos.core.log.LogThrottle;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.node.wheel.TimingWheel;
 import dev.kairos.node.wheel.WheelEntry;
@@ -9,13 +12,16 @@ import dev.kairos.node.wheel.WheelTicker;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -40,6 +46,8 @@ import org.slf4j.LoggerFactory;
  *   <li>When entries are due, each dispatch task calls {@code take_due} once per shard it holds
  *       entries of (all shards of a batch in parallel), which moves them wheel → inflight from this
  *       node's own keys and drops stale ones, then routes and sends the survivors asynchronously.
+ *       At most {@link #TAKES_PER_SHARD} takes of a shard are out at once; the tasks that find them
+ *       out share the next one.
  *   <li>At most {@code maxUnackedSends} sends await a broker answer ({@link SendWindow}); the
  *       others wait in order (they are inflight in Redis already) and go out as answers arrive.
  *   <li>Every sweep interval, inflight entries older than the resend delay (send failed, ack not
@@ -60,6 +68,15 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(NodeFirePath.class);
 
+  /**
+   * Takes of one shard out at once. A batch that finds both out joins the next take of its shard,
+   * which goes when one answers and takes up to the highest bound that queued: under load one
+   * script takes what many batches handed out, and the takes in flight stay bounded (at most 2 per
+   * shard, 128 for 64 shards) instead of growing with the fire rate until Redis answers slower than
+   * the command timeout and every take fails (W2 5,000: thousands a second).
+   */
+  static final int TAKES_PER_SHARD = 2;
+
   private final NodeWheelStore store;
   private final KairosClock clock;
   private final FirePathSettings settings;
@@ -73,6 +90,10 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   private final ThreadPoolExecutor ackExecutor;
   private final ScheduledExecutorService loops;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Coalescer<Integer, Long, List<DueTrigger>> takes =
+      new Coalescer<>(this::takeGroup, FirePathSettings.PER_SHARD_LIMIT, TAKES_PER_SHARD);
+  private final LogThrottle takeFailures =
+      new LogThrottle(Duration.ofSeconds(10), System::nanoTime);
 
   /** Set once by a drain: due entries stay in the persisted wheel for the leader to move. */
   private volatile boolean quiesced;
@@ -287,20 +308,45 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
       upTo.merge(entry.payload(), entry.fireMs(), Math::max);
     }
     long now = clock.nowMs();
-    List<CompletableFuture<Void>> takes = new ArrayList<>(upTo.size());
+    List<CompletableFuture<Void>> taken = new ArrayList<>(upTo.size());
     for (Map.Entry<Integer, Long> shard : upTo.entrySet()) {
       // Safety: never above cluster time, so nothing is taken (and sent) before it is due.
       long bound = Math.min(shard.getValue(), now);
-      takes.add(
-          store
-              .takeDueAsync(shard.getKey(), bound, FirePathSettings.PER_SHARD_LIMIT, now)
-              .toCompletableFuture()
+      taken.add(
+          takes
+              .submit(shard.getKey(), bound)
               // The answer arrives on a Redis reply thread, which must never block: routing may
               // read slot leases synchronously, so the survivors go to a dispatch thread.
-              .thenAcceptAsync(taken -> dispatcher.dispatchAll(taken.due()), dispatchExecutor)
+              .thenCompose(
+                  due ->
+                      due.isEmpty()
+                          ? CompletableFuture.<Void>completedFuture(null)
+                          : CompletableFuture.runAsync(
+                              () -> dispatcher.dispatchAll(due), dispatchExecutor))
               .exceptionally(failure -> takeFailed(shard.getKey(), failure)));
     }
-    return CompletableFuture.allOf(takes.toArray(CompletableFuture[]::new));
+    return CompletableFuture.allOf(taken.toArray(CompletableFuture[]::new));
+  }
+
+  /**
+   * One take for the batches of a shard that queued together: up to the highest of their bounds
+   * (each already at most cluster time), so it takes every entry any of them handed out. The whole
+   * answer goes to the first batch, which dispatches it; the others get nothing to send.
+   */
+  private CompletionStage<List<List<DueTrigger>>> takeGroup(int shard, List<Long> bounds) {
+    long bound = Collections.max(bounds);
+    meters.takeCalls.increment();
+    return store
+        .takeDueAsync(shard, bound, FirePathSettings.PER_SHARD_LIMIT, clock.nowMs())
+        .thenApply(
+            result -> {
+              List<List<DueTrigger>> answers = new ArrayList<>(bounds.size());
+              answers.add(result.due());
+              for (int i = 1; i < bounds.size(); i++) {
+                answers.add(List.of());
+              }
+              return answers;
+            });
   }
 
   /**
@@ -310,12 +356,18 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
    */
   private Void takeFailed(int shard, Throwable failure) {
     meters.takeErrors.increment();
-    log.warn(
-        "node={} take_due of shard {} or its dispatch failed ({}); the reconcile or the inflight"
-            + " sweeper brings its entries back",
-        store.node(),
-        shard,
-        failure.toString());
+    long failures = takeFailures.record(1);
+    if (failures > 0) {
+      // Throttled: under overload every take of a timed-out batch fails together.
+      log.warn(
+          "node={} {} take_due calls or their dispatch failed since the last such line, the"
+              + " latest of shard {} ({}); the reconcile or the inflight sweeper brings their"
+              + " entries back",
+          store.node(),
+          failures,
+          shard,
+          failure.toString());
+    }
     return null;
   }
 
