@@ -1,7 +1,5 @@
 package dev.kairos.node.lifecycle.guard;
 
-import java.time.Duration;
-
 /**
  * How long the lost-trigger monitor waits after a pass: its interval, or longer after a pass that
  * read many open triggers. A pass reads the record and the job of every open trigger, so under a
@@ -27,10 +25,6 @@ record PassPacing(long intervalMs, long readsPerSecond) {
     if (readsPerSecond < 1) {
       throw new IllegalArgumentException("readsPerSecond must be >= 1: " + readsPerSecond);
     }
-  }
-
-  static PassPacing of(Duration interval) {
-    return new PassPacing(interval.toMillis(), DEFAULT_READS_PER_SECOND);
   }
 
   static PassPacing of(LostMonitorSettings settings) {

@@ -159,6 +159,16 @@ class LostTriggerMonitorIT {
 
   private LostTriggerMonitor monitor(
       long term, java.util.function.Consumer<StaleTermException> stale) {
+    return monitor(
+        term,
+        stale,
+        new LostMonitorSettings(INTERVAL, Duration.ofSeconds(60), Duration.ofMinutes(5), 100, 10));
+  }
+
+  private LostTriggerMonitor monitor(
+      long term,
+      java.util.function.Consumer<StaleTermException> stale,
+      LostMonitorSettings settings) {
     OpenTriggerStore store =
         new OpenTriggerStore(
             redis, Duration.ofMinutes(10), 100_000, Duration.ofSeconds(10), meters);
@@ -169,7 +179,7 @@ class LostTriggerMonitorIT {
         new SlotRegistry(redis)::liveSlots,
         new RocketMqTriggerSender(producer, Duration.ofSeconds(10)),
         System::currentTimeMillis,
-        new LostMonitorSettings(INTERVAL, Duration.ofSeconds(60), Duration.ofMinutes(5), 100, 10),
+        settings,
         stale,
         new GuardMeters(meters));
   }
@@ -267,23 +277,14 @@ class LostTriggerMonitorIT {
     for (int i = 0; i < 3; i++) {
       redis.sync().zadd(index, 1, jobId + ":" + (1_000 + i));
     }
-    OpenTriggerStore store =
-        new OpenTriggerStore(
-            redis, Duration.ofMinutes(10), 100_000, Duration.ofSeconds(10), meters);
     // One read a second: a pass that read r entries pauses r seconds instead of 200 ms.
     LostTriggerMonitor monitor =
         closeLater(
-            new LostTriggerMonitor(
+            monitor(
                 term,
-                store,
-                keys,
-                new SlotRegistry(redis)::liveSlots,
-                new RocketMqTriggerSender(producer, Duration.ofSeconds(10)),
-                System::currentTimeMillis,
-                new LostMonitorSettings(
-                    INTERVAL, Duration.ofSeconds(60), Duration.ofMinutes(5), 100, 10, 1),
                 e -> {},
-                new GuardMeters(meters)));
+                new LostMonitorSettings(
+                    INTERVAL, Duration.ofSeconds(60), Duration.ofMinutes(5), 100, 10, 1)));
     monitor.start();
 
     await(

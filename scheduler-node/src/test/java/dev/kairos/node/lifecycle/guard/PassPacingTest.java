@@ -3,12 +3,11 @@ package dev.kairos.node.lifecycle.guard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class PassPacingTest {
 
-  private final PassPacing pacing = PassPacing.of(Duration.ofSeconds(5));
+  private final PassPacing pacing = new PassPacing(5_000, PassPacing.DEFAULT_READS_PER_SECOND);
 
   @Test
   void aPassOverAFewOpenTriggersWaitsTheInterval() {
