@@ -2,17 +2,11 @@ package dev.kairos.node.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.assign.ConsistentHashAssigner;
-import dev.kairos.coordinator.assign.StaticLiveNodes;
-import dev.kairos.coordinator.fence.ShardFence;
-import dev.kairos.coordinator.scan.DueFireScanner;
-import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
@@ -20,7 +14,6 @@ import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
-import dev.kairos.mq.slot.SlotInfo;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,34 +63,24 @@ class CoalescedTakeIT {
           jobIds.add(jobId);
         }
       }
+      // One entry per dispatch task; the loops far apart so no reconcile or sweep takes part.
       try (NodeFirePath path =
-          path(
+          FirePathFixture.oneSlotPath(
               store,
               clock,
               (message, slot) -> {
                 sent.add(codec.decodeTrigger(message.getBody()).triggerId());
                 return CompletableFuture.completedFuture(null);
               },
+              FirePathFixture.oneEntryPerTask(2),
               meters)) {
         path.start();
-        ShardFence fence = new ShardFence(redis, keys, Duration.ofSeconds(5));
-        long term = fence.highestFence() + 1;
-        fence.raiseAll(term);
+        long term = FirePathFixture.newLeaderTerm(redis, keys);
         for (String jobId : jobIds) {
           jobs.create(JobDefinition.builder(jobId).app("takes").handler("h").oneShot(due).build());
         }
         // Claimed ahead (pre-read 5 s), not yet due on the node's clock.
-        new DueFireScanner(
-                redis,
-                keys,
-                ScanConfig.defaults(),
-                clock,
-                StaticLiveNodes.of(node),
-                new ConsistentHashAssigner(),
-                path,
-                new FireWindow(),
-                meters)
-            .scan(term);
+        FirePathFixture.scanner(redis, keys, clock, path, meters).scan(term);
         assertThat(sent).isEmpty();
 
         // Redis holds every command for 4 s, well past the ticker's longest park (1 s): all
@@ -120,28 +103,5 @@ class CoalescedTakeIT {
         jobIds.forEach(jobs::delete);
       }
     }
-  }
-
-  private static NodeFirePath path(
-      NodeWheelStore store, SettableClock clock, TriggerSender sender, SimpleMeterRegistry meters) {
-    SlotInfo slot = new SlotInfo("exec-1", "takes", List.of("h"), 0, 0, Long.MAX_VALUE, false);
-    // One entry per dispatch task; the loops far apart so no reconcile or sweep takes part.
-    return new NodeFirePath(
-        store,
-        new SlotRouter(app -> List.of(slot), Duration.ofSeconds(1), System::nanoTime),
-        new TopicEnsurer(topic -> {}, Duration.ofSeconds(1), System::nanoTime),
-        sender,
-        clock,
-        () -> 1,
-        new FirePathSettings(
-            1,
-            2,
-            1,
-            10_000,
-            Duration.ofSeconds(5),
-            Duration.ofHours(1),
-            Duration.ofHours(1),
-            Duration.ofHours(1)),
-        meters);
   }
 }

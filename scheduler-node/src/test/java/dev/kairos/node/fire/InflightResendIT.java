@@ -2,24 +2,17 @@ package dev.kairos.node.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.assign.ConsistentHashAssigner;
-import dev.kairos.coordinator.assign.StaticLiveNodes;
-import dev.kairos.coordinator.fence.ShardFence;
-import dev.kairos.coordinator.scan.DueFireScanner;
-import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
-import dev.kairos.mq.slot.SlotInfo;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -41,6 +34,9 @@ import org.junit.jupiter.api.Test;
 class InflightResendIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(15);
+  private static final FirePathSettings SETTINGS =
+      FirePathFixture.settings(
+          Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofSeconds(1));
 
   @Test
   void entryTakenButNeverAcknowledgedIsResentAfterRestart(EmbeddedRedis embedded) throws Exception {
@@ -62,45 +58,35 @@ class InflightResendIT {
       int shard = keys.shardOf(jobId);
 
       try (NodeFirePath crashing =
-          path(
+          FirePathFixture.oneSlotPath(
               store,
               clock,
               (message, slot) -> {
                 hung.add(codec.decodeTrigger(message.getBody()).triggerId());
                 return new CompletableFuture<>(); // the process "dies" before the broker acks
               },
+              SETTINGS,
               meters)) {
         crashing.start();
-        ShardFence fence = new ShardFence(redis, keys, Duration.ofSeconds(5));
-        long term = fence.highestFence() + 1;
-        fence.raiseAll(term);
+        long term = FirePathFixture.newLeaderTerm(redis, keys);
         jobs.create(JobDefinition.builder(jobId).app("crash").handler("h").oneShot(start).build());
-        new DueFireScanner(
-                redis,
-                keys,
-                ScanConfig.defaults(),
-                clock,
-                StaticLiveNodes.of(node),
-                new ConsistentHashAssigner(),
-                crashing,
-                new FireWindow(),
-                meters)
-            .scan(term);
+        FirePathFixture.scanner(redis, keys, clock, crashing, meters).scan(term);
         await(() -> hung.contains(triggerId), "first send attempted");
       }
       assertThat(redis.sync().zscore(RedisKeys.inflight(shard, node), triggerId))
           .as("after the crash the fire waits in the node's inflight set")
           .isNotNull();
 
-      clock.set(start + 5_000); // older than the resend delay below
+      clock.set(start + 5_000); // older than the resend delay of SETTINGS (1 s)
       try (NodeFirePath restarted =
-          path(
+          FirePathFixture.oneSlotPath(
               store,
               clock,
               (message, slot) -> {
                 resent.add(codec.decodeTrigger(message.getBody()).triggerId());
                 return CompletableFuture.completedFuture(null);
               },
+              SETTINGS,
               meters)) {
         restarted.start();
         await(() -> resent.contains(triggerId), "re-sent by the restarted node's sweeper");
@@ -114,28 +100,6 @@ class InflightResendIT {
         jobs.delete(jobId);
       }
     }
-  }
-
-  private static NodeFirePath path(
-      NodeWheelStore store, SettableClock clock, TriggerSender sender, SimpleMeterRegistry meters) {
-    SlotInfo slot = new SlotInfo("exec-1", "test", List.of("h"), 0, 0, Long.MAX_VALUE, false);
-    return new NodeFirePath(
-        store,
-        new SlotRouter(app -> List.of(slot), Duration.ofSeconds(1), System::nanoTime),
-        new TopicEnsurer(topic -> {}, Duration.ofSeconds(1), System::nanoTime),
-        sender,
-        clock,
-        () -> 1,
-        new FirePathSettings(
-            64,
-            2,
-            2,
-            10_000,
-            Duration.ofSeconds(5),
-            Duration.ofMillis(200),
-            Duration.ofMillis(200),
-            Duration.ofSeconds(1)),
-        meters);
   }
 
   private static void await(BooleanSupplier done, String what) throws InterruptedException {

@@ -2,17 +2,12 @@ package dev.kairos.node.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.assign.ConsistentHashAssigner;
-import dev.kairos.coordinator.assign.StaticLiveNodes;
-import dev.kairos.coordinator.fence.ShardFence;
 import dev.kairos.coordinator.scan.DueFireScanner;
-import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
@@ -20,7 +15,6 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
 import dev.kairos.mq.contract.TriggerMessage;
-import dev.kairos.mq.slot.SlotInfo;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -55,7 +49,6 @@ class NodeFirePathClockIT {
       JobStore jobs = new JobStore(redis, keys, clock);
       NodeWheelStore store =
           new NodeWheelStore(redis, keys, node, 10_000, Duration.ofSeconds(5), meters);
-      SlotInfo slot = new SlotInfo("exec-1", "test", List.of("h"), 0, 0, Long.MAX_VALUE, false);
       MessageCodec codec = new MessageCodec();
       TriggerSender recorder =
           (message, chosen) -> {
@@ -63,39 +56,14 @@ class NodeFirePathClockIT {
             sent.put(trigger.triggerId(), clock.nowMs());
             return CompletableFuture.completedFuture(null);
           };
+      FirePathSettings settings =
+          FirePathFixture.settings(
+              Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30));
       try (NodeFirePath path =
-          new NodeFirePath(
-              store,
-              new SlotRouter(app -> List.of(slot), Duration.ofSeconds(1), System::nanoTime),
-              new TopicEnsurer(topic -> {}, Duration.ofSeconds(1), System::nanoTime),
-              recorder,
-              clock,
-              () -> 1,
-              new FirePathSettings(
-                  64,
-                  2,
-                  2,
-                  10_000,
-                  Duration.ofSeconds(5),
-                  Duration.ofMillis(200),
-                  Duration.ofSeconds(5),
-                  Duration.ofSeconds(30)),
-              meters)) {
+          FirePathFixture.oneSlotPath(store, clock, recorder, settings, meters)) {
         path.start();
-        ShardFence fence = new ShardFence(redis, keys, Duration.ofSeconds(5));
-        long term = fence.highestFence() + 1;
-        fence.raiseAll(term);
-        DueFireScanner scanner =
-            new DueFireScanner(
-                redis,
-                keys,
-                ScanConfig.defaults(),
-                clock,
-                StaticLiveNodes.of(node),
-                new ConsistentHashAssigner(),
-                path,
-                new FireWindow(),
-                meters);
+        long term = FirePathFixture.newLeaderTerm(redis, keys);
+        DueFireScanner scanner = FirePathFixture.scanner(redis, keys, clock, path, meters);
         String prefix = node + "-";
         long fireAt = start + 2_000;
         jobs.create(oneShot(prefix + "future", fireAt));

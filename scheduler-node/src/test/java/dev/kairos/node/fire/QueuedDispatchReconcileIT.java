@@ -2,17 +2,11 @@ package dev.kairos.node.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.assign.ConsistentHashAssigner;
-import dev.kairos.coordinator.assign.StaticLiveNodes;
-import dev.kairos.coordinator.fence.ShardFence;
-import dev.kairos.coordinator.scan.DueFireScanner;
-import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
@@ -20,7 +14,6 @@ import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
-import dev.kairos.mq.slot.SlotInfo;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,8 +71,9 @@ class QueuedDispatchReconcileIT {
         }
       }
 
+      // One entry per task on one dispatch thread; the loops far apart so only the test reconciles.
       try (NodeFirePath path =
-          path(
+          FirePathFixture.oneSlotPath(
               store,
               clock,
               (message, slot) -> {
@@ -92,25 +86,14 @@ class QueuedDispatchReconcileIT {
                 sent.add(codec.decodeTrigger(message.getBody()).triggerId());
                 return CompletableFuture.completedFuture(null);
               },
+              FirePathFixture.oneEntryPerTask(1),
               meters)) {
         path.start();
-        ShardFence fence = new ShardFence(redis, keys, Duration.ofSeconds(5));
-        long term = fence.highestFence() + 1;
-        fence.raiseAll(term);
+        long term = FirePathFixture.newLeaderTerm(redis, keys);
         for (String jobId : jobIds) {
           jobs.create(JobDefinition.builder(jobId).app("busy").handler("h").oneShot(start).build());
         }
-        new DueFireScanner(
-                redis,
-                keys,
-                ScanConfig.defaults(),
-                clock,
-                StaticLiveNodes.of(node),
-                new ConsistentHashAssigner(),
-                path,
-                new FireWindow(),
-                meters)
-            .scan(term);
+        FirePathFixture.scanner(redis, keys, clock, path, meters).scan(term);
         assertThat(sending.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS))
             .as("the first send holds the only dispatch thread")
             .isTrue();
@@ -131,29 +114,6 @@ class QueuedDispatchReconcileIT {
         jobIds.forEach(jobs::delete);
       }
     }
-  }
-
-  private static NodeFirePath path(
-      NodeWheelStore store, SettableClock clock, TriggerSender sender, SimpleMeterRegistry meters) {
-    SlotInfo slot = new SlotInfo("exec-1", "busy", List.of("h"), 0, 0, Long.MAX_VALUE, false);
-    // One entry per task on one dispatch thread; the loops far apart so only the test reconciles.
-    return new NodeFirePath(
-        store,
-        new SlotRouter(app -> List.of(slot), Duration.ofSeconds(1), System::nanoTime),
-        new TopicEnsurer(topic -> {}, Duration.ofSeconds(1), System::nanoTime),
-        sender,
-        clock,
-        () -> 1,
-        new FirePathSettings(
-            1,
-            1,
-            1,
-            10_000,
-            Duration.ofSeconds(5),
-            Duration.ofHours(1),
-            Duration.ofHours(1),
-            Duration.ofHours(1)),
-        meters);
   }
 
   private static void await(BooleanSupplier done, String what) {

@@ -2,18 +2,13 @@ package dev.kairos.node.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.assign.ConsistentHashAssigner;
-import dev.kairos.coordinator.assign.StaticLiveNodes;
-import dev.kairos.coordinator.fence.ShardFence;
 import dev.kairos.coordinator.scan.DueFireScanner;
-import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.schedule.FireWindow;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.time.RedisTimeSource;
@@ -27,8 +22,6 @@ import dev.kairos.mq.executor.JobContext;
 import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.mq.slot.SlotRegistry;
-import dev.kairos.node.route.SlotChoosers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,45 +119,22 @@ class RoutingIT {
     closing.add(producer::shutdown);
     NodeWheelStore store =
         new NodeWheelStore(redis, keys, node, 100_000, Duration.ofSeconds(5), meters);
-    SlotRegistry registry = new SlotRegistry(redis);
-    router =
-        new SlotRouter(
-            registry::read, Duration.ofMillis(200), System::nanoTime, SlotChoosers.create());
+    router = FirePathFixture.leaseRouter(redis);
     NodeFirePath path =
-        new NodeFirePath(
+        FirePathFixture.path(
             store,
             router,
-            new TopicEnsurer(topic -> {}, Duration.ofSeconds(1), System::nanoTime),
             new RocketMqTriggerSender(producer, Duration.ofSeconds(5)),
             clock,
             () -> term,
-            new FirePathSettings(
-                64,
-                2,
-                2,
-                10_000,
-                Duration.ofSeconds(5),
-                Duration.ofMillis(500),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(30)),
+            FirePathFixture.settings(
+                Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofSeconds(30)),
             meters);
     path.start();
     closing.add(path);
     jobs = new JobStore(redis, keys, clock);
-    ShardFence fence = new ShardFence(redis, keys, Duration.ofSeconds(5));
-    term = fence.highestFence() + 1;
-    fence.raiseAll(term);
-    scanner =
-        new DueFireScanner(
-            redis,
-            keys,
-            ScanConfig.defaults(),
-            clock,
-            StaticLiveNodes.of(node),
-            new ConsistentHashAssigner(),
-            path,
-            new FireWindow(),
-            meters);
+    term = FirePathFixture.newLeaderTerm(redis, keys);
+    scanner = FirePathFixture.scanner(redis, keys, clock, path, meters);
   }
 
   @AfterEach
