@@ -716,7 +716,8 @@ public final class KairosExecutor implements AutoCloseable {
   /**
    * Records how a started run ended without holding the worker for the round trip; publishes the
    * result when the record could not be written (the scheduler's result consumer then writes it),
-   * or always with {@link ResultReports#ALL}.
+   * or always with {@link ResultReports#ALL}. An end with nothing to publish completes where Redis
+   * answered: handing every end to the publisher thread cost a thread wake-up per fire.
    */
   private void end(TriggerMessage t, ResultStatus status, long startedMs, String message) {
     String bounded = ResultMessage.truncate(message);
@@ -735,25 +736,44 @@ public final class KairosExecutor implements AutoCloseable {
     } catch (RuntimeException e) {
       write = CompletableFuture.failedFuture(e);
     }
-    CompletableFuture<?> ended =
-        write.handleAsync(
-            (outcome, failure) -> {
-              if (failure != null) {
-                counters.errors.increment();
-                log.warn(
-                    "recording the end of {} failed ({}); publishing its {} result for the"
-                        + " scheduler to record",
-                    t.triggerId(),
-                    failure.toString(),
-                    status);
-                report(t, status, startedMs, bounded);
-              } else if (settings.resultReports() == ResultReports.ALL) {
-                report(t, status, startedMs, bounded);
-              }
-              return null;
-            },
-            publisher);
+    CompletableFuture<Void> ended = new CompletableFuture<>();
     track(ended);
+    write.whenComplete(
+        (outcome, failure) -> {
+          if (failure == null && settings.resultReports() != ResultReports.ALL) {
+            ended.complete(null);
+            return;
+          }
+          try {
+            publisher.execute(() -> publishEnd(t, status, startedMs, bounded, failure, ended));
+          } catch (RejectedExecutionException e) {
+            ended.complete(null); // close() gave up waiting; the lost-trigger monitor settles it
+          }
+        });
+  }
+
+  /** Publisher thread: reports an end whose record failed, or every end with {@code ALL}. */
+  private void publishEnd(
+      TriggerMessage t,
+      ResultStatus status,
+      long startedMs,
+      String bounded,
+      Throwable failure,
+      CompletableFuture<Void> ended) {
+    try {
+      if (failure != null) {
+        counters.errors.increment();
+        log.warn(
+            "recording the end of {} failed ({}); publishing its {} result for the scheduler to"
+                + " record",
+            t.triggerId(),
+            failure.toString(),
+            status);
+      }
+      report(t, status, startedMs, bounded);
+    } finally {
+      ended.complete(null);
+    }
   }
 
   /** Keeps {@code close()} waiting for {@code work} (bounded): a run's end, a result's send. */
