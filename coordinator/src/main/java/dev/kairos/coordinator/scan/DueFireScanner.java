@@ -44,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,12 @@ import org.slf4j.LoggerFactory;
  * {@code claim_fires.lua} call per shard per batch. The shards run concurrently on the async
  * connection (64 pipelined chains, not 64 sequential round trips); within a shard, batches follow
  * each other while a batch came back full.
+ *
+ * <p>A pass starts its shards {@link ScanConfig#spread()} apart in all, evenly: Redis runs one
+ * script at a time, and 64 claim scripts sent together made every take, start claim and end of the
+ * whole cluster wait behind all of them, once a second (the spread workload's p99). The first pass
+ * of a term starts them all at once: after a takeover, claiming the due fires quickly matters more
+ * than the others' latency, and the failover budget (pre-read) counts on it.
  *
  * <p>Planning runs on the Redis reply threads: it is pure arithmetic over already-read hashes, a
  * few microseconds per job, and keeps a pass free of thread hand-offs.
@@ -79,6 +86,9 @@ public final class DueFireScanner {
   private final ShardReadiness readiness;
   private final ScanGaps gaps;
   private final Map<String, CachedSchedule> schedules = new ConcurrentHashMap<>();
+
+  /** The term whose last pass completed; its next passes are spread. Scan thread only. */
+  private long completedTerm = -1;
 
   private final Counter claimedFires;
   private final Counter claimedAdhoc;
@@ -187,7 +197,12 @@ public final class DueFireScanner {
         new Pass(
             term, now, now + config.preRead().toMillis(), assigner.forPass(nodes), stillLeading);
     List<CompletableFuture<Void>> shards = new ArrayList<>(keys.shards());
+    long step = completedTerm == term ? config.spread().toNanos() / keys.shards() : 0;
+    long startedNanos = System.nanoTime();
     for (int shard = 0; shard < keys.shards(); shard++) {
+      if (step > 0) {
+        awaitShardStart(pass, startedNanos + shard * step);
+      }
       if (readiness.isReady(shard)) {
         int scanned = shard;
         shards.add(
@@ -204,7 +219,23 @@ public final class DueFireScanner {
       }
     }
     awaitAll(pass, shards);
+    completedTerm = term;
     return pass.report((System.nanoTime() - began) / 1_000_000);
+  }
+
+  /** Parks the scan thread until {@code atNanos}, or until the pass ends early. */
+  private static void awaitShardStart(Pass pass, long atNanos) {
+    long left;
+    while ((left = atNanos - System.nanoTime()) > 0
+        && !pass.abort.get()
+        && pass.stillLeading.getAsBoolean()) {
+      LockSupport.parkNanos(left);
+      if (Thread.interrupted()) {
+        pass.abort.set(true);
+        Thread.currentThread().interrupt();
+        throw new KairosException("term " + pass.term + ": scan interrupted");
+      }
+    }
   }
 
   private void awaitAll(Pass pass, List<CompletableFuture<Void>> shards) {

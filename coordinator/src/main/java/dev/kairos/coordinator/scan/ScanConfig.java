@@ -16,6 +16,9 @@ import java.util.Objects;
  * @param redisTimeout how long a pass waits for Redis before it gives up (and retries next pass)
  * @param misfireGrace the most a fire's lateness is forgiven for a gap in its shard's scanning
  *     (default 60 s; see {@code DueFireScanner})
+ * @param spread how long a pass takes to start its shards, evenly apart (0 to {@code interval}; 0:
+ *     all at once). Redis runs one script at a time, so a pass that claims every shard at once
+ *     makes every other client's command wait behind all of its claims.
  */
 public record ScanConfig(
     Duration preRead,
@@ -25,7 +28,8 @@ public record ScanConfig(
     Duration dedupWindow,
     long eventsMaxLen,
     Duration redisTimeout,
-    Duration misfireGrace) {
+    Duration misfireGrace,
+    Duration spread) {
 
   public static final Duration DEFAULT_PRE_READ = Duration.ofSeconds(5);
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
@@ -47,6 +51,7 @@ public record ScanConfig(
     Objects.requireNonNull(dedupWindow, "dedupWindow");
     Objects.requireNonNull(redisTimeout, "redisTimeout");
     Objects.requireNonNull(misfireGrace, "misfireGrace");
+    Objects.requireNonNull(spread, "spread");
     if (misfireGrace.isNegative()) {
       throw new IllegalArgumentException("misfire grace must not be negative: " + misfireGrace);
     }
@@ -54,13 +59,39 @@ public record ScanConfig(
       throw new IllegalArgumentException(
           "scan interval " + interval + " must be positive and shorter than pre-read " + preRead);
     }
+    if (spread.isNegative() || spread.compareTo(interval) > 0) {
+      throw new IllegalArgumentException(
+          "scan spread " + spread + " must be between 0 and the scan interval " + interval);
+    }
     if (batchSize < 1 || maxBatchesPerShard < 1 || eventsMaxLen < 1) {
       throw new IllegalArgumentException(
           "batchSize, maxBatchesPerShard and eventsMaxLen must be >= 1");
     }
   }
 
-  /** With the default misfire grace. */
+  /** Starting every shard of a pass at once. */
+  public ScanConfig(
+      Duration preRead,
+      Duration interval,
+      int batchSize,
+      int maxBatchesPerShard,
+      Duration dedupWindow,
+      long eventsMaxLen,
+      Duration redisTimeout,
+      Duration misfireGrace) {
+    this(
+        preRead,
+        interval,
+        batchSize,
+        maxBatchesPerShard,
+        dedupWindow,
+        eventsMaxLen,
+        redisTimeout,
+        misfireGrace,
+        Duration.ZERO);
+  }
+
+  /** With the default misfire grace, starting every shard of a pass at once. */
   public ScanConfig(
       Duration preRead,
       Duration interval,
@@ -100,7 +131,8 @@ public record ScanConfig(
         dedupWindow,
         eventsMaxLen,
         redisTimeout,
-        misfireGrace);
+        misfireGrace,
+        spread);
   }
 
   public ScanConfig withInterval(Duration interval) {
@@ -112,7 +144,21 @@ public record ScanConfig(
         dedupWindow,
         eventsMaxLen,
         redisTimeout,
-        misfireGrace);
+        misfireGrace,
+        spread);
+  }
+
+  public ScanConfig withSpread(Duration spread) {
+    return new ScanConfig(
+        preRead,
+        interval,
+        batchSize,
+        maxBatchesPerShard,
+        dedupWindow,
+        eventsMaxLen,
+        redisTimeout,
+        misfireGrace,
+        spread);
   }
 
   public ScanConfig withMisfireGrace(Duration misfireGrace) {
@@ -124,6 +170,7 @@ public record ScanConfig(
         dedupWindow,
         eventsMaxLen,
         redisTimeout,
-        misfireGrace);
+        misfireGrace,
+        spread);
   }
 }

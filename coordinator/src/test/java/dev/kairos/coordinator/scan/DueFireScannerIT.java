@@ -322,6 +322,51 @@ class DueFireScannerIT {
   }
 
   @Test
+  void aTermsFirstPassStartsEveryShardAtOnceAndItsLaterPassesSpreadThemOverTheSpread() {
+    Duration spread = Duration.ofSeconds(4);
+    ScanConfig config =
+        new ScanConfig(
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(5),
+                ScanConfig.DEFAULT_BATCH_SIZE,
+                ScanConfig.DEFAULT_MAX_BATCHES_PER_SHARD,
+                ScanConfig.DEFAULT_DEDUP_WINDOW,
+                ScanConfig.DEFAULT_EVENTS_MAX_LEN,
+                ScanConfig.DEFAULT_REDIS_TIMEOUT)
+            .withSpread(spread);
+    Set<Integer> covered = new HashSet<>();
+    for (int i = 0; covered.size() < SHARDS; i++) {
+      String id = "spread-" + i;
+      if (covered.add(fx.keys.shardOf(id))) {
+        fx.putJob(everySecond(id), T0);
+      }
+    }
+    // When each shard's claim came back, by shard (the notifier runs once per claimed batch).
+    Map<Integer, Long> claimedNanos = new ConcurrentHashMap<>();
+    DueFireScanner scanner =
+        scanner(
+            fx.redis,
+            config,
+            meters,
+            (node, entries) -> entries.forEach(e -> claimedNanos.put(e.shard(), System.nanoTime())),
+            "node-a");
+
+    long began = System.nanoTime();
+    assertThat(scanner.scan(1).firesClaimed()).isEqualTo(SHARDS * 11); // T0 .. T0 + 10 s
+    long firstPassNanos = System.nanoTime() - began;
+    clock.advance(Duration.ofSeconds(1));
+    claimedNanos.clear();
+    assertThat(scanner.scan(1).firesClaimed()).isEqualTo(SHARDS);
+
+    // A lower bound only: shard s is not started before s/SHARDS of the spread has passed.
+    long lastStep = spread.toNanos() * (SHARDS - 1) / SHARDS;
+    assertThat(claimedNanos).hasSize(SHARDS);
+    assertThat(claimedNanos.get(SHARDS - 1) - claimedNanos.get(0)).isGreaterThanOrEqualTo(lastStep);
+    // Catching up after a takeover is not slowed down: the first pass took far less than that.
+    assertThat(firstPassNanos).isLessThan(lastStep);
+  }
+
+  @Test
   void aDueEntryWhoseJobHashIsGoneAndStaysDueIsStillAJobError() {
     fx.putJob(everySecond("healthy"), T0);
     fx.putJob(everySecond("orphan"), T0);

@@ -11,6 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("kairos.cluster")
 public class ClusterProperties {
 
+  public static final Duration DEFAULT_SCAN_SPREAD = Duration.ofMillis(250);
+
   /** How often the leader heartbeats every follower; must be below leader-timeout / 3. */
   private Duration heartbeatInterval = TimingParameters.DEFAULT_HEARTBEAT_INTERVAL;
 
@@ -22,6 +24,12 @@ public class ClusterProperties {
 
   /** How often the leader scans every shard for fires due within the pre-read window. */
   private Duration scanInterval = TimingParameters.DEFAULT_SCAN_INTERVAL;
+
+  /**
+   * How long a scan pass takes to start its shards, evenly apart, so its claim scripts do not hold
+   * Redis for every other client at once (0 to scan-interval; 0 starts them all together).
+   */
+  private Duration scanSpread = DEFAULT_SCAN_SPREAD;
 
   /** How far ahead of now the leader claims fires into node wheels. */
   private Duration preRead = TimingParameters.DEFAULT_PRE_READ;
@@ -82,6 +90,14 @@ public class ClusterProperties {
 
   public void setScanInterval(Duration scanInterval) {
     this.scanInterval = scanInterval;
+  }
+
+  public Duration getScanSpread() {
+    return scanSpread;
+  }
+
+  public void setScanSpread(Duration scanSpread) {
+    this.scanSpread = scanSpread;
   }
 
   public Duration getPreRead() {

@@ -27,6 +27,7 @@ import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.zookeeper.ZookeeperProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -122,7 +123,8 @@ class LeadershipConfiguration {
                     timing.dedupWindow(),
                     JobStore.DEFAULT_EVENTS_MAX_LEN,
                     redisProperties.getTimeout(),
-                    clusterTiming.getMisfireGrace()),
+                    clusterTiming.getMisfireGrace(),
+                    scanSpread(clusterTiming, timing.scanInterval())),
                 clock,
                 notifier,
                 redisProperties.getTimeout(),
@@ -203,5 +205,18 @@ class LeadershipConfiguration {
   @Bean
   ClusterHealthIndicator clusterHealthIndicator(ClusterNode node, LeaderTracker tracker) {
     return new ClusterHealthIndicator(node.manager(), node.membership(), tracker, node.duties());
+  }
+
+  private static Duration scanSpread(ClusterProperties timing, Duration scanInterval) {
+    Duration spread = timing.getScanSpread();
+    if (spread == null || spread.isNegative() || spread.compareTo(scanInterval) > 0) {
+      throw new IllegalStateException(
+          "kairos.cluster.scan-spread is "
+              + spread
+              + " but must be between 0 and kairos.cluster.scan-interval ("
+              + scanInterval
+              + ")");
+    }
+    return spread;
   }
 }
