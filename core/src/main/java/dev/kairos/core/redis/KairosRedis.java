@@ -104,7 +104,13 @@ public final class KairosRedis implements AutoCloseable {
       uri.setTimeout(timeout);
       RedisClient client = RedisClient.create(resources, uri);
       return new KairosRedis(
-          timeout, replicaPolicy, resources, client, client.connect(), null, null);
+          timeout,
+          replicaPolicy,
+          resources,
+          client,
+          client.connect(Utf8Codec.INSTANCE),
+          null,
+          null);
     }
     List<RedisURI> seeds =
         uris.stream().map(RedisURI::create).peek(u -> u.setTimeout(timeout)).toList();
@@ -123,7 +129,8 @@ public final class KairosRedis implements AutoCloseable {
                     .enablePeriodicRefresh(Duration.ofSeconds(30))
                     .build())
             .build());
-    return new KairosRedis(timeout, replicaPolicy, resources, null, null, client, client.connect());
+    return new KairosRedis(
+        timeout, replicaPolicy, resources, null, null, client, client.connect(Utf8Codec.INSTANCE));
   }
 
   /** The command timeout every call of this connection runs under. */

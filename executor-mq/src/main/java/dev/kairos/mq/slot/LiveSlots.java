@@ -1,5 +1,7 @@
 package dev.kairos.mq.slot;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -15,8 +17,26 @@ public record LiveSlots(long nowMs, List<SlotInfo> slots) {
     slots = List.copyOf(slots);
   }
 
-  /** The live slots whose executor hosts {@code handler}, sorted by slot. */
+  /**
+   * The live slots whose executor hosts {@code handler}, sorted by slot. Asked once per dispatch:
+   * when every slot hosts it (the usual case) the list itself comes back, nothing is allocated.
+   */
   public List<SlotInfo> hosting(String handler) {
-    return slots.stream().filter(s -> s.hosts(handler)).toList();
+    int hosting = 0;
+    for (SlotInfo slot : slots) {
+      if (slot.hosts(handler)) {
+        hosting++;
+      }
+    }
+    if (hosting == slots.size()) {
+      return slots;
+    }
+    List<SlotInfo> result = new ArrayList<>(hosting);
+    for (SlotInfo slot : slots) {
+      if (slot.hosts(handler)) {
+        result.add(slot);
+      }
+    }
+    return Collections.unmodifiableList(result);
   }
 }

@@ -203,16 +203,8 @@ final class TriggerDispatcher {
         .send(message, chosen)
         .whenComplete(
             (ok, failure) -> {
-              // Broker callback thread: no MDC of ours here.
               releaseWindow();
-              MDC.put("jobId", trigger.jobId());
-              MDC.put("triggerId", trigger.triggerId());
-              try {
-                settle(trigger, chosen, attempt, failure);
-              } finally {
-                MDC.remove("jobId");
-                MDC.remove("triggerId");
-              }
+              settle(trigger, chosen, attempt, failure);
             });
     return true;
   }
@@ -238,6 +230,10 @@ final class TriggerDispatcher {
     }
   }
 
+  /**
+   * Runs on a broker callback thread, which has no MDC of ours: the trigger's MDC is set only where
+   * something is logged, not on the success path every fire takes.
+   */
   private void settle(DueTrigger trigger, int chosen, int attempt, Throwable failure) {
     if (failure == null) {
       acknowledge(trigger, chosen);
@@ -246,13 +242,22 @@ final class TriggerDispatcher {
     meters.sendFailures.increment();
     router.invalidate(trigger.app());
     boolean retry = attempt < MAX_SEND_ATTEMPTS && retryLater(trigger, attempt + 1);
-    log.warn(
-        "send {} of trigger {} to slot {} failed ({}); {}",
-        attempt,
-        trigger.triggerId(),
-        chosen,
-        failure.toString(),
-        retry ? "sending again shortly" : "it stays inflight and the inflight sweeper re-sends it");
+    MDC.put("jobId", trigger.jobId());
+    MDC.put("triggerId", trigger.triggerId());
+    try {
+      log.warn(
+          "send {} of trigger {} to slot {} failed ({}); {}",
+          attempt,
+          trigger.triggerId(),
+          chosen,
+          failure.toString(),
+          retry
+              ? "sending again shortly"
+              : "it stays inflight and the inflight sweeper re-sends it");
+    } finally {
+      MDC.remove("jobId");
+      MDC.remove("triggerId");
+    }
   }
 
   /**
@@ -316,6 +321,10 @@ final class TriggerDispatcher {
   }
 
   private void acked(DueTrigger trigger, Boolean removed, Throwable failure) {
+    if (failure == null && removed) {
+      meters.dispatched.increment(); // the common case logs nothing, so it sets no MDC
+      return;
+    }
     MDC.put("jobId", trigger.jobId());
     MDC.put("triggerId", trigger.triggerId());
     try {
@@ -325,8 +334,6 @@ final class TriggerDispatcher {
             "ack of trigger {} not recorded ({}); it stays inflight and is re-sent",
             trigger.triggerId(),
             failure.toString());
-      } else if (removed) {
-        meters.dispatched.increment();
       } else {
         meters.ackMissed.increment();
         log.info(
