@@ -17,13 +17,17 @@ import org.slf4j.LoggerFactory;
  * Cluster time: the reference clock (Redis {@code TIME} of one designated master, see {@link
  * RedisTimeSource}) carried forward between samples by this process's monotonic clock.
  *
- * <p>Each sample reads the monotonic clock, the reference, and the monotonic clock again; the
- * reference is assumed to have answered half-way through that round trip, so the error of a sample
- * is at most half its round trip. Of the last {@link #DEFAULT_WINDOW} samples the one with the
- * smallest round trip defines the offset (a sample delayed by GC or a busy connection is outvoted
- * by a quick one). The wall clock of this machine is never read, so stepping it (NTP, an operator)
- * changes nothing, and {@link #nowMs()} never goes backwards: when a better sample lowers the
- * offset, time stands still until it catches up.
+ * <p>Each sample reads the monotonic clock, the reference, and the monotonic clock again. The
+ * reference answered somewhere inside that round trip, so its reading plus the time since the reply
+ * arrived is a lower bound of reference time: a fire must never start early, so cluster time is
+ * that lower bound, late by at most the round trip (by the reply's return trip in fact), never
+ * ahead. Assuming the answer came half-way, as this clock did before, ran up to half a round trip
+ * ahead: 22 ms under load, and fires started that early. Of the last {@link #DEFAULT_WINDOW}
+ * samples the one giving the highest lower bound defines the offset (a sample delayed by GC or a
+ * busy connection gives a lower one and is outvoted by a quick one). The wall clock of this machine
+ * is never read, so stepping it (NTP, an operator) changes nothing, and {@link #nowMs()} never goes
+ * backwards: when the best sample leaves the window and the offset drops, time stands still until
+ * it catches up.
  *
  * <p>Lifecycle: {@link #start()} takes a first sample synchronously (failing if the reference is
  * unreachable) and then samples every interval on the daemon thread {@code kairos-cluster-clock}; a
@@ -137,10 +141,10 @@ public final class ClusterClock implements KairosClock, AutoCloseable {
     long before = monotonic.nanos();
     ReferenceTimeSource.Reading reading = reference.read();
     long after = monotonic.nanos();
-    long roundTrip = after - before;
-    long midpoint = before + roundTrip / 2;
+    // Safety: the reference read its time before "after" (the reply arrived then), so offsetting
+    // from "after" never puts cluster time ahead of the reference.
     Sample sample =
-        new Sample(reading.epochMicros() * 1_000 - midpoint, roundTrip, reading.reference());
+        new Sample(reading.epochMicros() * 1_000 - after, after - before, reading.reference());
     synchronized (this) {
       if (!recent.isEmpty() && !recent.peekLast().reference.equals(sample.reference)) {
         // The reference moved (failover): its clock is another one; forget the old readings.
@@ -156,7 +160,7 @@ public final class ClusterClock implements KairosClock, AutoCloseable {
       }
       Sample chosen = sample;
       for (Sample s : recent) {
-        if (s.roundTripNanos < chosen.roundTripNanos) {
+        if (s.offsetNanos > chosen.offsetNanos) {
           chosen = s;
         }
       }
@@ -187,7 +191,10 @@ public final class ClusterClock implements KairosClock, AutoCloseable {
     return failures.get();
   }
 
-  /** Round trip of the sample in use, in nanos: twice the worst-case error of {@link #nowMs()}. */
+  /**
+   * Round trip of the sample in use, in nanos: the most {@link #nowMs()} can be behind the
+   * reference (it is never ahead).
+   */
   public long roundTripNanos() {
     Sample current = best;
     return current == null ? -1 : current.roundTripNanos;
