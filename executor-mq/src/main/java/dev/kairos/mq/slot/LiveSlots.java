@@ -1,7 +1,5 @@
 package dev.kairos.mq.slot;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -22,21 +20,11 @@ public record LiveSlots(long nowMs, List<SlotInfo> slots) {
    * when every slot hosts it (the usual case) the list itself comes back, nothing is allocated.
    */
   public List<SlotInfo> hosting(String handler) {
-    int hosting = 0;
     for (SlotInfo slot : slots) {
-      if (slot.hosts(handler)) {
-        hosting++;
+      if (!slot.hosts(handler)) {
+        return slots.stream().filter(s -> s.hosts(handler)).toList();
       }
     }
-    if (hosting == slots.size()) {
-      return slots;
-    }
-    List<SlotInfo> result = new ArrayList<>(hosting);
-    for (SlotInfo slot : slots) {
-      if (slot.hosts(handler)) {
-        result.add(slot);
-      }
-    }
-    return Collections.unmodifiableList(result);
+    return slots;
   }
 }

@@ -211,9 +211,7 @@ final class TriggerDispatcher {
 
   private void noExecutorRecorded(
       DueTrigger trigger, String message, Boolean recorded, Throwable failure) {
-    MDC.put("jobId", trigger.jobId());
-    MDC.put("triggerId", trigger.triggerId());
-    try {
+    try (var ids = TriggerMdc.of(trigger)) {
       if (failure != null) {
         meters.ackErrors.increment();
         log.warn(
@@ -224,9 +222,6 @@ final class TriggerDispatcher {
         meters.noExecutor.increment();
         log.info("trigger {} ended NO_EXECUTOR: {}", trigger.triggerId(), message);
       }
-    } finally {
-      MDC.remove("jobId");
-      MDC.remove("triggerId");
     }
   }
 
@@ -242,9 +237,7 @@ final class TriggerDispatcher {
     meters.sendFailures.increment();
     router.invalidate(trigger.app());
     boolean retry = attempt < MAX_SEND_ATTEMPTS && retryLater(trigger, attempt + 1);
-    MDC.put("jobId", trigger.jobId());
-    MDC.put("triggerId", trigger.triggerId());
-    try {
+    try (var ids = TriggerMdc.of(trigger)) {
       log.warn(
           "send {} of trigger {} to slot {} failed ({}); {}",
           attempt,
@@ -254,9 +247,6 @@ final class TriggerDispatcher {
           retry
               ? "sending again shortly"
               : "it stays inflight and the inflight sweeper re-sends it");
-    } finally {
-      MDC.remove("jobId");
-      MDC.remove("triggerId");
     }
   }
 
@@ -325,9 +315,7 @@ final class TriggerDispatcher {
       meters.dispatched.increment(); // the common case logs nothing, so it sets no MDC
       return;
     }
-    MDC.put("jobId", trigger.jobId());
-    MDC.put("triggerId", trigger.triggerId());
-    try {
+    try (var ids = TriggerMdc.of(trigger)) {
       if (failure != null) {
         meters.ackErrors.increment();
         log.warn(
@@ -340,9 +328,22 @@ final class TriggerDispatcher {
             "trigger {} was acknowledged but is no longer in this node's inflight set",
             trigger.triggerId());
       }
-    } finally {
-      MDC.remove("jobId");
-      MDC.remove("triggerId");
+    }
+  }
+
+  /** The trigger's ids in the MDC for the log lines of a block; removed when it closes. */
+  private record TriggerMdc(MDC.MDCCloseable job, MDC.MDCCloseable trigger)
+      implements AutoCloseable {
+    static TriggerMdc of(DueTrigger trigger) {
+      return new TriggerMdc(
+          MDC.putCloseable("jobId", trigger.jobId()),
+          MDC.putCloseable("triggerId", trigger.triggerId()));
+    }
+
+    @Override
+    public void close() {
+      job.close();
+      trigger.close();
     }
   }
 }
