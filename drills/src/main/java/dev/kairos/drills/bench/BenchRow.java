@@ -148,6 +148,35 @@ record BenchRow(
     return b.toString();
   }
 
+  /**
+   * Context switches per fire started in the window, per process: the wake-ups each fire costs as
+   * it is handed from thread to thread and process to process. Unlike CPU time it does not depend
+   * on how fast the machine runs this hour, so it shows batching changes through the noise.
+   */
+  String switchesLine() {
+    StringBuilder b =
+        new StringBuilder(
+            String.format(Locale.ROOT, "| %s | %,d | %,d", workload, jobs, startsInWindow));
+    for (Map.Entry<String, Long> e : cpu.switches().entrySet()) {
+      b.append(" | ").append(perFire(e.getValue()));
+    }
+    b.append(" | ").append(perFire(cpu.switchesTotal())).append(" |");
+    return b.toString();
+  }
+
+  static String switchesHeader(List<String> processes) {
+    StringBuilder b = new StringBuilder("| workload | jobs | starts in window");
+    processes.forEach(p -> b.append(" | ").append(p));
+    b.append(" | all processes |\n|---|---|---");
+    b.append("|---".repeat(processes.size() + 1)).append('|');
+    return b.toString();
+  }
+
+  private String perFire(long count) {
+    return String.format(
+        Locale.ROOT, "%.1f", startsInWindow == 0 ? 0.0 : (double) count / startsInWindow);
+  }
+
   static String jitHeader(List<String> processes) {
     StringBuilder b = new StringBuilder("| workload | jobs | starts in window");
     processes.forEach(p -> b.append(" | ").append(p).append(" JIT"));

@@ -243,6 +243,7 @@ public final class ClusterBench implements AutoCloseable {
         say("ROW %s", row.mainLine());
         say("CPU %s", row.cpuLine());
         say("JIT %s", row.jitLine());
+        say("SWITCHES %s", row.switchesLine());
         say("STAGES %s", row.stagesLine());
         if (workload == Workload.W1 && jobs == options.writeAt() && options.writeJobs() > 0) {
           WriteProbe probe = measureWrites(workload, ids);
@@ -277,6 +278,13 @@ public final class ClusterBench implements AutoCloseable {
     System.out.println();
     System.out.println(BenchRow.jitHeader(List.copyOf(meter.pids().keySet().stream().toList())));
     rows.forEach(r -> System.out.println(r.jitLine()));
+    System.out.println();
+    System.out.println(
+        "Context switches per fire started in the window (voluntary + involuntary, all threads):");
+    System.out.println();
+    System.out.println(
+        BenchRow.switchesHeader(List.copyOf(meter.pids().keySet().stream().toList())));
+    rows.forEach(r -> System.out.println(r.switchesLine()));
     if (!writes.isEmpty()) {
       System.out.println();
       System.out.println("Writes through the API while a row's jobs keep firing:");

@@ -13,26 +13,35 @@ public final class CpuMeter {
 
   /**
    * One reading: ticks per process name (absent if the process was gone), ticks of each process's
-   * JIT compiler threads by thread id, machine ticks.
+   * JIT compiler threads by thread id, context switches per process name (summed over its live
+   * threads), machine ticks.
    */
   public record Sample(
       Map<String, Long> processTicks,
       Map<String, Map<Long, Long>> jitTicks,
+      Map<String, Long> switches,
       ProcStat.MachineTicks machine) {}
 
   /**
    * CPU over an interval in µs: per process (in the meter's order), the part of it its JIT compiler
-   * threads spent (0 for a process that is not a JVM), and the machine's busy time.
+   * threads spent (0 for a process that is not a JVM), its threads' context switches, and the
+   * machine's busy time.
    */
   public record Usage(
       Map<String, Long> processMicros,
       Map<String, Long> jitMicros,
+      Map<String, Long> switches,
       long machineBusyMicros,
       long machineMicros) {
 
     /** Sum over the named processes. */
     public long processTotalMicros() {
       return processMicros.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Context switches summed over the named processes. */
+    public long switchesTotal() {
+      return switches.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Sum of the JIT compiler threads' share over the named processes. */
@@ -61,22 +70,28 @@ public final class CpuMeter {
   public Sample sample() {
     Map<String, Long> ticks = new LinkedHashMap<>();
     Map<String, Map<Long, Long>> jit = new LinkedHashMap<>();
+    Map<String, Long> switches = new LinkedHashMap<>();
     pids.forEach(
         (name, pid) -> {
           ProcStat.readProcessTicks(pid).ifPresent(t -> ticks.put(name, t));
           jit.put(name, ProcStat.readJitThreadTicks(pid));
+          ProcStat.readContextSwitches(pid).ifPresent(n -> switches.put(name, n));
         });
-    return new Sample(ticks, jit, ProcStat.readMachineTicks());
+    return new Sample(ticks, jit, switches, ProcStat.readMachineTicks());
   }
 
   /** What was used between {@code before} and {@code after}. */
   public Usage between(Sample before, Sample after) {
     Map<String, Long> micros = new LinkedHashMap<>();
     Map<String, Long> jit = new LinkedHashMap<>();
+    Map<String, Long> switches = new LinkedHashMap<>();
     for (String name : pids.keySet()) {
       Long a = before.processTicks().get(name);
       Long b = after.processTicks().get(name);
       micros.put(name, a == null || b == null ? 0 : ticksToMicros(b - a, ticksPerSecond));
+      Long sa = before.switches().get(name);
+      Long sb = after.switches().get(name);
+      switches.put(name, sa == null || sb == null ? 0 : Math.max(0, sb - sa));
       jit.put(
           name,
           ticksToMicros(
@@ -88,6 +103,7 @@ public final class CpuMeter {
     return new Usage(
         micros,
         jit,
+        switches,
         ticksToMicros(after.machine().busy() - before.machine().busy(), ticksPerSecond),
         ticksToMicros(after.machine().total() - before.machine().total(), ticksPerSecond));
   }

@@ -122,6 +122,51 @@ public final class ProcStat {
     return ticks;
   }
 
+  /**
+   * voluntary + nonvoluntary context switches of one {@code /proc/<pid>/task/<tid>/status} text:
+   * each is the thread leaving a core (it blocked, or was preempted), so the count follows the
+   * wake-ups a hand-off between threads or processes costs.
+   */
+  public static long contextSwitches(String statusText) {
+    long sum = 0;
+    int found = 0;
+    for (String line : statusText.split("\n")) {
+      if (line.startsWith("voluntary_ctxt_switches:")
+          || line.startsWith("nonvoluntary_ctxt_switches:")) {
+        sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+        found++;
+      }
+    }
+    if (found != 2) {
+      throw new IllegalArgumentException("no context switch counts in a /proc status text");
+    }
+    return sum;
+  }
+
+  /**
+   * Context switches so far of every live thread of {@code pid}, summed; empty if the process is
+   * gone. A thread that ended takes its count with it (the bench's processes keep theirs: pools,
+   * not threads per task).
+   */
+  public static OptionalLong readContextSwitches(long pid) {
+    Path tasks = Path.of("/proc", Long.toString(pid), "task");
+    long sum = 0;
+    try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
+      for (Path task : dir) {
+        try {
+          sum += contextSwitches(read(task.resolve("status")));
+        } catch (NoSuchFileException e) {
+          // the thread ended between the listing and the read
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return OptionalLong.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + tasks, e);
+    }
+    return OptionalLong.of(sum);
+  }
+
   /** CPU ticks of {@code pid} so far, empty if the process is gone. */
   public static OptionalLong readProcessTicks(long pid) {
     try {

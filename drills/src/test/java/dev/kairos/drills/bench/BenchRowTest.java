@@ -16,6 +16,9 @@ class BenchRowTest {
     Map<String, Long> jit = new LinkedHashMap<>();
     jit.put("node-1", 400_000L);
     jit.put("redis-server", 0L);
+    Map<String, Long> switches = new LinkedHashMap<>();
+    switches.put("node-1", 25_000L);
+    switches.put("redis-server", 5_000L);
     return new BenchRow(
         Workload.W1,
         500,
@@ -33,7 +36,7 @@ class BenchRowTest {
         new Dist(10_000, 0, 2, 5, 9, 30),
         Dist.EMPTY,
         Dist.EMPTY,
-        new CpuMeter.Usage(cpu, jit, 3_000_000L, 40_000_000L),
+        new CpuMeter.Usage(cpu, jit, switches, 3_000_000L, 40_000_000L),
         1.5,
         2.5);
   }
@@ -58,6 +61,14 @@ class BenchRowTest {
     String jitHeader = BenchRow.jitHeader(List.of("node-1", "redis-server"));
     assertThat(cells(r.jitLine())).isEqualTo(cells(jitHeader.split("\n")[0]));
     assertThat(cells(r.jitLine())).isEqualTo(cells(jitHeader.split("\n")[1]));
+    String switchesHeader = BenchRow.switchesHeader(List.of("node-1", "redis-server"));
+    assertThat(cells(r.switchesLine())).isEqualTo(cells(switchesHeader.split("\n")[0]));
+    assertThat(cells(r.switchesLine())).isEqualTo(cells(switchesHeader.split("\n")[1]));
+  }
+
+  @Test
+  void theSwitchesLineDividesEachProcessesCountByTheStartsInTheWindow() {
+    assertThat(row(0, 100).switchesLine()).endsWith("| 2.5 | 0.5 | 3.0 |");
   }
 
   @Test

@@ -69,4 +69,24 @@ class ProcStatTest {
     assertThat(ProcStat.readJitThreadTicks(ProcessHandle.current().pid())).isNotEmpty();
     assertThat(ProcStat.readJitThreadTicks(Long.MAX_VALUE)).isEmpty();
   }
+
+  @Test
+  void contextSwitchesAreVoluntaryPlusNonvoluntary() {
+    String status =
+        "Name:\tkairos-wheel-no\nState:\tS (sleeping)\nThreads:\t1\n"
+            + "voluntary_ctxt_switches:\t1200\nnonvoluntary_ctxt_switches:\t34\n";
+    assertThat(ProcStat.contextSwitches(status)).isEqualTo(1_234);
+  }
+
+  @Test
+  void aStatusWithoutContextSwitchCountsIsRejected() {
+    assertThatThrownBy(() -> ProcStat.contextSwitches("Name:\tx\nvoluntary_ctxt_switches:\t1\n"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void thisProcessHasContextSwitches() {
+    assertThat(ProcStat.readContextSwitches(ProcessHandle.current().pid())).isPresent();
+    assertThat(ProcStat.readContextSwitches(Long.MAX_VALUE)).isEmpty();
+  }
 }
