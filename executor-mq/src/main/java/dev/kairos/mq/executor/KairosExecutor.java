@@ -6,6 +6,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.mq.Lifecycle;
 import dev.kairos.mq.contract.MalformedMessageException;
 import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.mq.contract.ProducerDefaults;
 import dev.kairos.mq.contract.ResultMessage;
 import dev.kairos.mq.contract.ResultStatus;
 import dev.kairos.mq.contract.TopicNames;
@@ -173,7 +174,7 @@ public final class KairosExecutor implements AutoCloseable {
       producer = new DefaultMQProducer("kairos_results_" + settings.consumerGroup());
       producer.setNamesrvAddr(settings.nameServerAddress());
       producer.setInstanceName(settings.lease().instanceId());
-      producer.start();
+      ProducerDefaults.apply(producer).start();
       attach(lease, settings.routeTimeout());
       workers =
           Executors.newFixedThreadPool(settings.workerThreads(), named("kairos-worker-" + app));
@@ -213,6 +214,9 @@ public final class KairosExecutor implements AutoCloseable {
     // A new app consumes what was sent before its first instance came up.
     next.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
     next.setPullBatchSize(32);
+    // One queue per handler is assigned; the client's default of 20 pull threads would leave most
+    // idle, each one more thread for every safepoint and GC to stop.
+    next.setPullThreadNums(Math.max(2, settings.lease().handlers().size()));
     next.setPersistConsumerOffsetInterval((int) OFFSET_PERSIST_INTERVAL.toMillis());
     next.start();
     try {

@@ -1,5 +1,6 @@
 package dev.kairos.node.system.rocketmq;
 
+import dev.kairos.mq.contract.ProducerDefaults;
 import dev.kairos.node.system.NodeIdentity;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -28,7 +29,7 @@ class RocketMqConfiguration {
     producer.setInstanceName("kairos-" + node.name());
     producer.setSendMsgTimeout(Math.toIntExact(rocketmq.getSendTimeout().toMillis()));
     producer.setDefaultTopicQueueNums(rocketmq.getDefaultQueueCount());
-    producer.start();
+    ProducerDefaults.apply(producer).start();
     return producer;
   }
 
