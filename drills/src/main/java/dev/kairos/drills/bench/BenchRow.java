@@ -3,6 +3,7 @@ package dev.kairos.drills.bench;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 /**
  * One measured row of {@link ClusterBench}: a workload at J jobs over one window.
@@ -112,24 +113,16 @@ record BenchRow(
   }
 
   static String cpuHeader(List<String> processes) {
-    StringBuilder b = new StringBuilder("| workload | jobs | starts in window");
-    processes.forEach(p -> b.append(" | ").append(p));
-    b.append(" | all processes | machine busy (/proc/stat) |\n|---|---|---");
-    b.append("|---".repeat(processes.size() + 2)).append('|');
-    return b.toString();
+    return perProcessHeader(processes, "", "all processes", "machine busy (/proc/stat)");
   }
 
   /** CPU seconds over the window and µs per fire, per process. */
   String cpuLine() {
-    StringBuilder b =
-        new StringBuilder(
-            String.format(Locale.ROOT, "| %s | %,d | %,d", workload, jobs, startsInWindow));
-    for (Map.Entry<String, Long> e : cpu.processMicros().entrySet()) {
-      b.append(" | ").append(cell(e.getValue()));
-    }
-    b.append(" | ").append(cell(cpu.processTotalMicros()));
-    b.append(" | ").append(cell(cpu.machineBusyMicros())).append(" |");
-    return b.toString();
+    return perProcessLine(
+        cpu.processMicros(),
+        this::cell,
+        cell(cpu.processTotalMicros()),
+        cell(cpu.machineBusyMicros()));
   }
 
   /**
@@ -137,15 +130,15 @@ record BenchRow(
    * long-running deployment no longer does, so the steady state is the total minus it.
    */
   String jitLine() {
-    StringBuilder b =
-        new StringBuilder(
-            String.format(Locale.ROOT, "| %s | %,d | %,d", workload, jobs, startsInWindow));
-    for (Map.Entry<String, Long> e : cpu.jitMicros().entrySet()) {
-      b.append(" | ").append(cell(e.getValue()));
-    }
-    b.append(" | ").append(cell(cpu.jitTotalMicros()));
-    b.append(" | ").append(cell(cpu.processTotalMicros() - cpu.jitTotalMicros())).append(" |");
-    return b.toString();
+    return perProcessLine(
+        cpu.jitMicros(),
+        this::cell,
+        cell(cpu.jitTotalMicros()),
+        cell(cpu.processTotalMicros() - cpu.jitTotalMicros()));
+  }
+
+  static String jitHeader(List<String> processes) {
+    return perProcessHeader(processes, " JIT", "all JIT", "all processes without JIT");
   }
 
   /**
@@ -154,35 +147,44 @@ record BenchRow(
    * on how fast the machine runs this hour, so it shows batching changes through the noise.
    */
   String switchesLine() {
-    StringBuilder b =
-        new StringBuilder(
-            String.format(Locale.ROOT, "| %s | %,d | %,d", workload, jobs, startsInWindow));
-    for (Map.Entry<String, Long> e : cpu.switches().entrySet()) {
-      b.append(" | ").append(perFire(e.getValue()));
-    }
-    b.append(" | ").append(perFire(cpu.switchesTotal())).append(" |");
-    return b.toString();
+    return perProcessLine(cpu.switches(), this::perFire, perFire(cpu.switchesTotal()));
   }
 
   static String switchesHeader(List<String> processes) {
+    return perProcessHeader(processes, "", "all processes");
+  }
+
+  /** A table header: the row's keys, one column per process, then the summary columns. */
+  private static String perProcessHeader(
+      List<String> processes, String processSuffix, String... summaries) {
     StringBuilder b = new StringBuilder("| workload | jobs | starts in window");
-    processes.forEach(p -> b.append(" | ").append(p));
-    b.append(" | all processes |\n|---|---|---");
-    b.append("|---".repeat(processes.size() + 1)).append('|');
+    processes.forEach(p -> b.append(" | ").append(p).append(processSuffix));
+    for (String summary : summaries) {
+      b.append(" | ").append(summary);
+    }
+    b.append(" |\n|---|---|---");
+    b.append("|---".repeat(processes.size() + summaries.length)).append('|');
     return b.toString();
+  }
+
+  /** A table line: the row's keys, one cell per process, then the summary cells. */
+  private String perProcessLine(
+      Map<String, Long> perProcess, LongFunction<String> format, String... summaries) {
+    StringBuilder b =
+        new StringBuilder(
+            String.format(Locale.ROOT, "| %s | %,d | %,d", workload, jobs, startsInWindow));
+    for (long value : perProcess.values()) {
+      b.append(" | ").append(format.apply(value));
+    }
+    for (String summary : summaries) {
+      b.append(" | ").append(summary);
+    }
+    return b.append(" |").toString();
   }
 
   private String perFire(long count) {
     return String.format(
         Locale.ROOT, "%.1f", startsInWindow == 0 ? 0.0 : (double) count / startsInWindow);
-  }
-
-  static String jitHeader(List<String> processes) {
-    StringBuilder b = new StringBuilder("| workload | jobs | starts in window");
-    processes.forEach(p -> b.append(" | ").append(p).append(" JIT"));
-    b.append(" | all JIT | all processes without JIT |\n|---|---|---");
-    b.append("|---".repeat(processes.size() + 2)).append('|');
-    return b.toString();
   }
 
   private String cell(long micros) {
