@@ -101,25 +101,17 @@ public final class ProcStat {
    */
   public static Map<Long, Long> readJitThreadTicks(long pid) {
     Map<Long, Long> ticks = new HashMap<>();
-    Path tasks = Path.of("/proc", Long.toString(pid), "task");
-    try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
-      for (Path task : dir) {
-        try {
-          if (isJitThread(read(task.resolve("comm")))) {
-            ticks.put(
-                Long.parseLong(task.getFileName().toString()),
-                threadTicks(read(task.resolve("stat"))));
-          }
-        } catch (NoSuchFileException e) {
-          // the thread ended between the listing and the read
-        }
-      }
-    } catch (NoSuchFileException e) {
-      return Map.of();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + tasks, e);
-    }
-    return ticks;
+    boolean alive =
+        forEachThread(
+            pid,
+            task -> {
+              if (isJitThread(read(task.resolve("comm")))) {
+                ticks.put(
+                    Long.parseLong(task.getFileName().toString()),
+                    threadTicks(read(task.resolve("stat"))));
+              }
+            });
+    return alive ? ticks : Map.of();
   }
 
   /**
@@ -149,22 +141,37 @@ public final class ProcStat {
    * not threads per task).
    */
   public static OptionalLong readContextSwitches(long pid) {
+    long[] sum = {0};
+    boolean alive =
+        forEachThread(pid, task -> sum[0] += contextSwitches(read(task.resolve("status"))));
+    return alive ? OptionalLong.of(sum[0]) : OptionalLong.empty();
+  }
+
+  /** Reads one thread's {@code /proc/<pid>/task/<tid>} directory. */
+  private interface ThreadReader {
+    void read(Path task) throws IOException;
+  }
+
+  /**
+   * Hands each thread directory of {@code pid} to {@code reader}, skipping a thread that ends
+   * between the listing and its read; false if the process is gone.
+   */
+  private static boolean forEachThread(long pid, ThreadReader reader) {
     Path tasks = Path.of("/proc", Long.toString(pid), "task");
-    long sum = 0;
     try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
       for (Path task : dir) {
         try {
-          sum += contextSwitches(read(task.resolve("status")));
+          reader.read(task);
         } catch (NoSuchFileException e) {
           // the thread ended between the listing and the read
         }
       }
+      return true;
     } catch (NoSuchFileException e) {
-      return OptionalLong.empty();
+      return false;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + tasks, e);
     }
-    return OptionalLong.of(sum);
   }
 
   /** CPU ticks of {@code pid} so far, empty if the process is gone. */
