@@ -35,10 +35,11 @@ import org.slf4j.LoggerFactory;
  * events stream, so the group spreads the work and a node's death costs nothing: its unacknowledged
  * entries stay pending and a live worker takes them over with XAUTOCLAIM once they have been idle
  * for {@link LifecycleConfig#claimIdle()}. A round reads up to a batch per shard (all shards in
- * parallel), reacts ({@link ShardReactor}: two pipelined rounds per shard) and only then
- * acknowledges. Events are delivered at least once and every reaction is idempotent: retries and
- * child triggers have deterministic ids (a second submission is a DUPLICATE), and the re-arm script
- * only releases a job still parked by that chain.
+ * parallel), sends every shard's index writes at once, reacts ({@link ShardReactor}: two pipelined
+ * rounds per shard that has reactions) and only then acknowledges, every shard at once: a round
+ * costs a fixed number of waits, not two per shard it touched. Events are delivered at least once
+ * and every reaction is idempotent: retries and child triggers have deterministic ids (a second
+ * submission is a DUPLICATE), and the re-arm script only releases a job still parked by that chain.
  *
  * <p>persistence-sync trims the streams below what every group acknowledged, so this group's
  * backlog is never trimmed away.
@@ -193,32 +194,46 @@ public final class LifecycleWorker implements AutoCloseable {
     }
     List<List<StreamMessage<String, String>>> reads =
         redis.isCluster() ? readEachShard() : readAllShardsAtOnce();
-    int handled = 0;
     lastRoundFilledABatch = false;
+    List<Integer> shards = new ArrayList<>();
+    List<CompletableFuture<Integer>> indexed = new ArrayList<>();
     for (int s = 0; s < reads.size(); s++) {
       List<StreamMessage<String, String>> messages = reads.get(s);
       if (messages.size() >= config.batchSize()) {
         lastRoundFilledABatch = true;
       }
       if (messages.isEmpty()) {
-        if (readOwnPending[s]) {
-          readOwnPending[s] = false;
-        }
+        readOwnPending[s] = false;
         continue;
       }
-      // Sent first so that its writes travel with the reactor's reads.
-      CompletableFuture<Integer> indexed = indexer.index(s, messages);
-      reactor.react(s, messages);
-      awaitIndexed(s, indexed);
-      // Safety: acknowledge only after every reaction is written; a crash before replays them.
-      redis
-          .sync()
-          .xack(
-              RedisKeys.events(s),
-              config.group(),
-              messages.stream().map(StreamMessage::getId).toArray(String[]::new));
+      shards.add(s);
+      // Every shard's index writes go out first, so they travel with the reactors' reads.
+      indexed.add(indexer.index(s, messages));
+    }
+    if (shards.isEmpty()) {
+      return 0;
+    }
+    for (int s : shards) {
+      reactor.react(s, reads.get(s));
+    }
+    // Safety: acknowledge only after every reaction and index write is in Redis; a crash or a
+    // failure before replays them (every reaction is idempotent).
+    awaitAll(indexed, "index triggers");
+    List<CompletableFuture<Long>> acks = new ArrayList<>(shards.size());
+    int handled = 0;
+    for (int s : shards) {
+      List<StreamMessage<String, String>> messages = reads.get(s);
+      acks.add(
+          redis
+              .async()
+              .xack(
+                  RedisKeys.events(s),
+                  config.group(),
+                  messages.stream().map(StreamMessage::getId).toArray(String[]::new))
+              .toCompletableFuture());
       handled += messages.size();
     }
+    awaitAll(acks, "acknowledge events");
     return handled;
   }
 
@@ -307,15 +322,17 @@ public final class LifecycleWorker implements AutoCloseable {
     }
   }
 
-  private void awaitIndexed(int shard, CompletableFuture<Integer> indexed) {
+  /** Waits for every call of a round, all in flight at once: one wait, not one per shard. */
+  private void awaitAll(List<? extends CompletableFuture<?>> calls, String what) {
     try {
-      indexed.get(config.redisTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+          .get(config.redisTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted indexing shard " + shard + " triggers", e);
+      throw new IllegalStateException("interrupted: " + what, e);
     } catch (Exception e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new IllegalStateException("cannot index shard " + shard + " triggers", cause);
+      throw new IllegalStateException("cannot " + what, cause);
     }
   }
 
