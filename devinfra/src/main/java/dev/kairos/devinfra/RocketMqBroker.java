@@ -52,6 +52,9 @@ final class RocketMqBroker {
     server.setListenPort(port);
     server.setServerWorkerThreads(4);
     server.setServerCallbackExecutorThreads(2);
+    // Decoding on the I/O thread: every request goes on to its processor's own pool anyway (send,
+    // pull, admin), so the default extra worker pool is one more thread hand-off per request.
+    server.setServerNettyWorkerGroupEnable(false);
 
     MessageStoreConfig store = new MessageStoreConfig();
     store.setStorePathRootDir(storeDir.toString());
