@@ -1,15 +1,18 @@
--- claim_start: the once-only start claims of a group of triggers of ONE shard, run by an
--- executor as their handlers start (the claims that queued behind a call in flight go together:
--- one script carries many starts under load).
+-- claim_start: the once-only start claims of a group of triggers, run by an executor as their
+-- handlers start (the claims that queued behind a call in flight go together: one script carries
+-- many starts under load). On one Redis server a group may span shards; on Redis Cluster it is
+-- one shard's (ShardedCall lays it out).
 --
--- KEYS[1]  the shard's STREAM kairos:{s}:events                 (read by persistence-sync)
--- KEYS[2]  the shard's open-trigger ZSET kairos:{s}:open         (the lost-trigger monitor's index)
+-- Per shard s of the group, in order, two KEYS:
+--   the shard's STREAM kairos:{s}:events                 (read by persistence-sync)
+--   the shard's open-trigger ZSET kairos:{s}:open         (the lost-trigger monitor's index)
 -- ARGV[1]  dedup window D in ms
 -- ARGV[2]  approximate MAXLEN of the events stream
--- ARGV[3]  trigger key prefix   kairos:{s}:trigger:   (the record HASH, fields: TriggerFields)
--- ARGV[4..] groups of 7 per trigger:
---   trigger id, job id, scheduled fire time (epoch ms, from the message; used when the record
---   has none), executor instance id, executor slot, attempt, handler timeout in ms (0 for none)
+-- then per shard, in the order of KEYS:
+--   trigger key prefix   kairos:{s}:trigger:   (the record HASH, fields: TriggerFields)
+--   n, the number of its triggers, then n groups of 7:
+--     trigger id, job id, scheduled fire time (epoch ms, from the message; used when the record
+--     has none), executor instance id, executor slot, attempt, handler timeout in ms (0 for none)
 --
 -- Transitions per trigger (time = this server's TIME, one clock for every executor):
 --   CLAIMED | DISPATCHED, fire time within D  -> RUNNING (executor, slot, startedMs)  => STARTED
@@ -28,19 +31,17 @@
 -- A start re-scores the trigger in the open-trigger index (score = start time); EXPIRED is final
 -- and removes it.
 --
--- Returns, per trigger in order, {outcome, nowMs, state found ('' when missing), executor found
+-- Returns, per trigger in the order of ARGV, {outcome, nowMs, state found ('' when missing), executor found
 -- ('' when none)}.
 redis.replicate_commands()
 
-local events, open = KEYS[1], KEYS[2]
 local window = tonumber(ARGV[1])
 local maxlen = ARGV[2]
-local prefix = ARGV[3]
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function claim(id, job, fireArg, executor, slot, attempt, timeout)
+local function claim(events, open, prefix, id, job, fireArg, executor, slot, attempt, timeout)
   local key = prefix .. id
   local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor')
   local state, executorFound = found[1], found[3]
@@ -93,8 +94,14 @@ local function claim(id, job, fireArg, executor, slot, attempt, timeout)
 end
 
 local result = {}
-for i = 4, #ARGV, 7 do
-  result[#result + 1] = claim(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4],
-    ARGV[i + 5], tonumber(ARGV[i + 6]))
+local i = 3
+for k = 1, #KEYS, 2 do
+  local events, open, prefix, n = KEYS[k], KEYS[k + 1], ARGV[i], tonumber(ARGV[i + 1])
+  i = i + 2
+  for _ = 1, n do
+    result[#result + 1] = claim(events, open, prefix, ARGV[i], ARGV[i + 1], ARGV[i + 2],
+      ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], tonumber(ARGV[i + 6]))
+    i = i + 7
+  end
 end
 return result

@@ -1,16 +1,19 @@
--- complete_trigger: record how a group of started triggers of ONE shard ended, without ever
--- regressing a final state (the ends that queued behind a call in flight go together).
+-- complete_trigger: record how a group of started triggers ended, without ever regressing a
+-- final state (the ends that queued behind a call in flight go together). On one Redis server a
+-- group may span shards; on Redis Cluster it is one shard's (ShardedCall lays it out).
 --
--- KEYS[1]  the shard's STREAM kairos:{s}:events
--- KEYS[2]  the shard's open-trigger ZSET kairos:{s}:open (a final trigger leaves it)
+-- Per shard s of the group, in order, two KEYS:
+--   the shard's STREAM kairos:{s}:events
+--   the shard's open-trigger ZSET kairos:{s}:open (a final trigger leaves it)
 -- ARGV[1]  dedup window D in ms
 -- ARGV[2]  approximate MAXLEN of the events stream
--- ARGV[3]  trigger key prefix   kairos:{s}:trigger:   (the record HASH, fields: TriggerFields)
--- ARGV[4..] groups of 6 per trigger:
---   trigger id, job id, scheduled fire time (epoch ms; used when the record has none), executor
---   instance id (must be the one that started it), final state (SUCCESS | FAIL | TIMEOUT |
---   DISCARDED | CANCELLED; CANCELLED: the executor interrupted the run because an operator
---   cancelled it), message (already bounded by the caller)
+-- then per shard, in the order of KEYS:
+--   trigger key prefix   kairos:{s}:trigger:   (the record HASH, fields: TriggerFields)
+--   n, the number of its triggers, then n groups of 6:
+--     trigger id, job id, scheduled fire time (epoch ms; used when the record has none), executor
+--     instance id (must be the one that started it), final state (SUCCESS | FAIL | TIMEOUT |
+--     DISCARDED | CANCELLED; CANCELLED: the executor interrupted the run because an operator
+--     cancelled it), message (already bounded by the caller)
 --
 -- Outcomes per trigger:
 --   RUNNING by this executor            -> final state, endedMs, message            => COMPLETED
@@ -29,18 +32,16 @@
 -- the record's claimedMs and startedMs to its event, so the lifecycle need not read anything.
 -- A final event carries the record's dispatchedMs when it has one.
 --
--- Returns, per trigger in order, {outcome, nowMs, state found ('' when missing)}.
+-- Returns, per trigger in the order of ARGV, {outcome, nowMs, state found ('' when missing)}.
 redis.replicate_commands()
 
-local events, open = KEYS[1], KEYS[2]
 local window = tonumber(ARGV[1])
 local maxlen = ARGV[2]
-local prefix = ARGV[3]
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function complete(id, job, fireArg, executor, final, message)
+local function complete(events, open, prefix, id, job, fireArg, executor, final, message)
   local key = prefix .. id
   local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor', 'quietSuccess',
     'claimedMs', 'startedMs', 'dispatchedMs')
@@ -110,8 +111,14 @@ local function complete(id, job, fireArg, executor, final, message)
 end
 
 local result = {}
-for i = 4, #ARGV, 6 do
-  result[#result + 1] = complete(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4],
-    ARGV[i + 5])
+local i = 3
+for k = 1, #KEYS, 2 do
+  local events, open, prefix, n = KEYS[k], KEYS[k + 1], ARGV[i], tonumber(ARGV[i + 1])
+  i = i + 2
+  for _ = 1, n do
+    result[#result + 1] = complete(events, open, prefix, ARGV[i], ARGV[i + 1], ARGV[i + 2],
+      ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
+    i = i + 6
+  end
 end
 return result

@@ -8,9 +8,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.redis.ReplicaWait;
-import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -20,13 +18,17 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /**
  * The executor's side of the trigger record ({@code RedisKeys.trigger(shard, triggerId)}): the
  * once-only start claim ({@code claim_start.lua}) and the completion ({@code
- * complete_trigger.lua}). Both run atomically in the trigger's shard, judge time by that master's
- * TIME, and append a TRIGGER_UPDATED event to the shard's stream. Thread-safe.
+ * complete_trigger.lua}). Both run atomically on the trigger's master, judge time by its TIME, and
+ * append a TRIGGER_UPDATED event to the trigger's shard's stream. Thread-safe.
+ *
+ * <p>Claims (and ends) that arrive while earlier ones are in flight go together in one script call
+ * ({@link Coalescer}). On one Redis server a call carries triggers of any shards, so a busy
+ * executor's claims share calls however the jobs hash; on Redis Cluster a call carries one shard's
+ * (a script's keys must share a slot).
  */
 public final class TriggerRecords {
 
@@ -51,8 +53,14 @@ public final class TriggerRecords {
   /** Most claims or ends in one script call: bounds the time one call holds Redis. */
   static final int MAX_GROUP = 128;
 
-  /** Calls of one shard in flight at once (claims and ends counted apart). */
-  static final int CALLS_PER_SHARD = 2;
+  /**
+   * Calls in flight at once per lane (claims and ends counted apart): one lane on one server, one
+   * per shard on Redis Cluster.
+   */
+  static final int CALLS_PER_LANE = 2;
+
+  /** The one lane of a single server: its calls may carry every shard. */
+  private static final int ALL_SHARDS = -1;
 
   private final KairosRedis redis;
   private final RedisKeys keys;
@@ -62,9 +70,9 @@ public final class TriggerRecords {
   private final LuaScript completeTrigger =
       LuaScript.load(TriggerRecords.class, "complete_trigger");
   private final Coalescer<Integer, StartRequest, StartOutcome> claims =
-      new Coalescer<>(this::claimGroup, MAX_GROUP, CALLS_PER_SHARD);
+      new Coalescer<>(this::claimGroup, MAX_GROUP, CALLS_PER_LANE);
   private final Coalescer<Integer, End, CompletionOutcome> ends =
-      new Coalescer<>(this::endGroup, MAX_GROUP, CALLS_PER_SHARD);
+      new Coalescer<>(this::endGroup, MAX_GROUP, CALLS_PER_LANE);
 
   public TriggerRecords(
       KairosRedis redis, RedisKeys keys, Duration dedupWindow, long eventsMaxLen) {
@@ -125,32 +133,35 @@ public final class TriggerRecords {
   }
 
   /**
-   * {@link #claimStart} without blocking the caller. Claims of one shard that arrive while earlier
-   * ones of that shard are in flight go together in one script call ({@link Coalescer}).
+   * {@link #claimStart} without blocking the caller. Claims that arrive while earlier ones of their
+   * lane are in flight go together in one script call ({@link Coalescer}).
    */
   public CompletionStage<StartOutcome> claimStartAsync(StartRequest request) {
-    return claims.submit(keys.shardOf(request.jobId()), request);
+    return claims.submit(lane(request.jobId()), request);
   }
 
-  private CompletionStage<List<StartOutcome>> claimGroup(int shard, List<StartRequest> group) {
-    List<String> args = new ArrayList<>(3 + 7 * group.size());
-    args.add(Long.toString(dedupWindow.toMillis()));
-    args.add(Long.toString(eventsMaxLen));
-    args.add(RedisKeys.triggerPrefix(shard));
-    for (StartRequest request : group) {
-      args.add(request.triggerId());
-      args.add(request.jobId());
-      args.add(Long.toString(request.scheduledFireMs()));
-      args.add(request.executorId());
-      args.add(Integer.toString(request.slot()));
-      args.add(Integer.toString(request.attempt()));
-      args.add(Long.toString(request.timeoutMs()));
-    }
-    return claimStart
-        .<List<Object>>evalAsync(
-            redis.async(), ScriptOutputType.MULTI, shardKeys(shard), args.toArray(String[]::new))
-        .thenApply(replies -> each(replies, TriggerRecords::startOutcome))
-        .thenCompose(outcomes -> replicated(shard, outcomes));
+  private int lane(String jobId) {
+    return redis.isCluster() ? keys.shardOf(jobId) : ALL_SHARDS;
+  }
+
+  private CompletionStage<List<StartOutcome>> claimGroup(int lane, List<StartRequest> group) {
+    ShardedCall<StartRequest> call =
+        ShardedCall.of(
+            group,
+            request -> keys.shardOf(request.jobId()),
+            (request, args) -> {
+              args.add(request.triggerId());
+              args.add(request.jobId());
+              args.add(Long.toString(request.scheduledFireMs()));
+              args.add(request.executorId());
+              args.add(Integer.toString(request.slot()));
+              args.add(Integer.toString(request.attempt()));
+              args.add(Long.toString(request.timeoutMs()));
+            },
+            dedupWindow.toMillis(),
+            eventsMaxLen);
+    return call.run(claimStart, redis, TriggerRecords::startOutcome)
+        .thenCompose(outcomes -> replicated(call.firstShard(), outcomes));
   }
 
   /**
@@ -161,6 +172,7 @@ public final class TriggerRecords {
    * stands (its own earlier try: the handler runs once).
    */
   private CompletionStage<List<StartOutcome>> replicated(int shard, List<StartOutcome> outcomes) {
+    // On one server every shard has the same master: any shard's key routes the WAIT there.
     if (!redis.replicaWait().policy().enabled()
         || outcomes.stream().noneMatch(StartOutcome::started)) {
       return CompletableFuture.completedFuture(outcomes);
@@ -178,19 +190,6 @@ public final class TriggerRecords {
               }
               return outcomes;
             });
-  }
-
-  private static String[] shardKeys(int shard) {
-    return new String[] {RedisKeys.events(shard), RedisKeys.openTriggers(shard)};
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> List<T> each(List<Object> replies, Function<List<Object>, T> parse) {
-    List<T> out = new ArrayList<>(replies.size());
-    for (Object reply : replies) {
-      out.add(parse.apply((List<Object>) reply));
-    }
-    return out;
   }
 
   private static StartOutcome startOutcome(List<Object> reply) {
@@ -219,9 +218,9 @@ public final class TriggerRecords {
   }
 
   /**
-   * {@link #complete} without blocking the caller. Ends of one shard that arrive while earlier ones
-   * of that shard are in flight go together in one script call (the scheduler's result consumer
-   * completes a whole batch of results this way too).
+   * {@link #complete} without blocking the caller. Ends that arrive while earlier ones of their
+   * lane are in flight go together in one script call (the scheduler's result consumer completes a
+   * whole batch of results this way too).
    */
   public CompletionStage<CompletionOutcome> completeAsync(
       String triggerId,
@@ -235,7 +234,7 @@ public final class TriggerRecords {
           "an executor records only " + EXECUTOR_FINAL_STATES + ", not " + finalState);
     }
     return ends.submit(
-        keys.shardOf(jobId),
+        lane(jobId),
         new End(
             triggerId,
             jobId,
@@ -254,27 +253,25 @@ public final class TriggerRecords {
       TriggerState finalState,
       String message) {}
 
-  private CompletionStage<List<CompletionOutcome>> endGroup(int shard, List<End> group) {
-    List<String> args = new ArrayList<>(3 + 6 * group.size());
-    args.add(Long.toString(dedupWindow.toMillis()));
-    args.add(Long.toString(eventsMaxLen));
-    args.add(RedisKeys.triggerPrefix(shard));
-    for (End end : group) {
-      args.add(end.triggerId());
-      args.add(end.jobId());
-      args.add(Long.toString(end.scheduledFireMs()));
-      args.add(end.executorId());
-      args.add(end.finalState().name());
-      args.add(end.message());
-    }
-    return completeTrigger
-        .<List<Object>>evalAsync(
-            redis.async(), ScriptOutputType.MULTI, shardKeys(shard), args.toArray(String[]::new))
-        .thenApply(replies -> each(replies, TriggerRecords::completionOutcome));
+  private CompletionStage<List<CompletionOutcome>> endGroup(int lane, List<End> group) {
+    return ShardedCall.of(
+            group,
+            end -> keys.shardOf(end.jobId()),
+            (end, args) -> {
+              args.add(end.triggerId());
+              args.add(end.jobId());
+              args.add(Long.toString(end.scheduledFireMs()));
+              args.add(end.executorId());
+              args.add(end.finalState().name());
+              args.add(end.message());
+            },
+            dedupWindow.toMillis(),
+            eventsMaxLen)
+        .run(completeTrigger, redis, TriggerRecords::completionOutcome);
   }
 
   /**
-   * Waits for a call that may queue behind the calls in flight of its shard: up to one command
+   * Waits for a call that may queue behind the calls in flight of its lane: up to one command
    * timeout for those and one for its own, plus slack; Lettuce times the commands out first.
    */
   private <T> T await(CompletionStage<T> stage, String what) {
