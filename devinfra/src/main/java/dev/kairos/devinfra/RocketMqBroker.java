@@ -52,9 +52,11 @@ final class RocketMqBroker {
     server.setListenPort(port);
     server.setServerWorkerThreads(4);
     server.setServerCallbackExecutorThreads(2);
-    // Decoding on the I/O thread: every request goes on to its processor's own pool anyway (send,
-    // pull, admin), so the default extra worker pool is one more thread hand-off per request.
-    server.setServerNettyWorkerGroupEnable(false);
+    // The Netty worker group stays on (the default). Without it, RocketMQ 5.3.3 still runs the
+    // TLS-detection handler of a new connection on the worker group while the decoder runs on the
+    // I/O thread, so the first requests of a connection can reach the decoder out of order: the
+    // broker reads a length from the middle of a frame and drops the connection
+    // (BrokerFramingIT, docs/benchmarks.md).
 
     MessageStoreConfig store = new MessageStoreConfig();
     store.setStorePathRootDir(storeDir.toString());
