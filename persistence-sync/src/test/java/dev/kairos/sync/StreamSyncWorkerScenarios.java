@@ -13,6 +13,8 @@ import dev.kairos.sync.worker.SyncFaults;
 import dev.kairos.sync.worker.SyncHealth;
 import dev.kairos.sync.worker.SyncLagSnapshot;
 import dev.kairos.sync.worker.SyncMetrics;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.XReadArgs;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -292,6 +294,51 @@ abstract class StreamSyncWorkerScenarios {
     assertThat(health.snapshot().lagging()).isFalse();
     assertThat(health.snapshot().totalPending()).isZero();
     assertThat(registry.get("kairos.sync.pending.all").gauge().value()).isZero();
+  }
+
+  @Test
+  void entriesDeliveredButNotAcknowledgedArePendingAndTheOldestSetsTheLag() {
+    produce(20);
+    long readAtMs = System.currentTimeMillis();
+    // A worker that read every shard and died before acknowledging anything.
+    long delivered = 0;
+    for (int s = 0; s < SyncFixture.SHARDS; s++) {
+      String stream = RedisKeys.events(s);
+      fx.redis.sync().xgroupCreate(XReadArgs.StreamOffset.from(stream, "0"), "kairos-sync");
+      delivered +=
+          fx.redis
+              .sync()
+              .xreadgroup(
+                  Consumer.from("kairos-sync", "dead-worker"),
+                  XReadArgs.StreamOffset.lastConsumed(stream))
+              .size();
+    }
+    SyncHealth health =
+        new SyncHealth(
+            fx.redis,
+            "kairos-sync",
+            System::currentTimeMillis,
+            new SimpleMeterRegistry(),
+            Duration.ofHours(1));
+
+    SyncLagSnapshot snapshot = health.refresh();
+
+    assertThat(delivered).isPositive();
+    assertThat(snapshot.totalPending()).isEqualTo(delivered);
+    for (ShardLag lag : snapshot.shards()) {
+      String stream = RedisKeys.events(lag.shard());
+      assertThat(lag.pending())
+          .isEqualTo(lag.streamLength())
+          .isEqualTo(fx.redis.sync().xlen(stream));
+      if (lag.pending() > 0) {
+        // The oldest pending entry was written before the read, so its age covers the time since.
+        assertThat(lag.oldestUnsyncedAgeMs())
+            .isPositive()
+            .isGreaterThanOrEqualTo(snapshot.sampledAtMs() - readAtMs);
+      } else {
+        assertThat(lag.oldestUnsyncedAgeMs()).isZero();
+      }
+    }
   }
 
   @Test

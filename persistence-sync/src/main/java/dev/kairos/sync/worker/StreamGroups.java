@@ -3,16 +3,23 @@ package dev.kairos.sync.worker;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.sync.event.StreamId;
+import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XTrimArgs;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.models.stream.PendingMessages;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * The consumer group's view of one shard stream: create, trim (below what every group of the stream
@@ -49,11 +56,6 @@ final class StreamGroups {
         && String.valueOf(e.getMessage()).startsWith("NOGROUP");
   }
 
-  /** The group's last-delivered id, empty when the group does not exist. */
-  Optional<StreamId> lastDelivered(int shard) {
-    return Optional.ofNullable(lastDeliveredByGroup(shard).get(group));
-  }
-
   /**
    * Every consumer group of the shard's stream (this one, the lifecycle's, any other) with its
    * last-delivered id; empty when the stream does not exist.
@@ -65,6 +67,11 @@ final class StreamGroups {
     } catch (RedisCommandExecutionException e) {
       return Map.of(); // no such stream
     }
+    return byGroup(groups);
+  }
+
+  /** XINFO GROUPS' answer as group name → last-delivered id. */
+  private static Map<String, StreamId> byGroup(List<Object> groups) {
     Map<String, StreamId> byGroup = new LinkedHashMap<>();
     for (Object g : groups) {
       List<?> fields = (List<?>) g;
@@ -83,10 +90,6 @@ final class StreamGroups {
       }
     }
     return byGroup;
-  }
-
-  PendingMessages pending(int shard) {
-    return redis.sync().xpending(RedisKeys.events(shard), group);
   }
 
   /**
@@ -142,29 +145,81 @@ final class StreamGroups {
     return removed == null ? 0 : removed;
   }
 
-  /** Id of the oldest entry not yet acknowledged by the group, if any. */
-  Optional<StreamId> oldestUnsynced(int shard) {
-    Optional<StreamId> last = lastDelivered(shard);
-    if (last.isEmpty()) {
-      // No group yet (no worker has started): everything in the stream is unsynced.
-      var first =
-          redis
-              .sync()
-              .xrange(
-                  RedisKeys.events(shard), Range.create("-", "+"), io.lettuce.core.Limit.from(1));
-      return first.isEmpty() ? Optional.empty() : Optional.of(StreamId.parse(first.get(0).getId()));
+  /**
+   * How far the group is behind on each of shards 0..shards-1: pending count, stream length and the
+   * oldest entry it has not acknowledged. Read in two pipelined waves (XINFO GROUPS, XPENDING and
+   * XLEN of every shard, then one XRANGE where the answer is not in the pending summary), not five
+   * round trips per shard one after the other.
+   *
+   * <p>Each shard's XINFO GROUPS is sent before its XPENDING on the same connection, so an entry
+   * delivered in between is either pending or newer than the last-delivered id read.
+   */
+  List<Backlog> backlogs(int shards) {
+    RedisClusterAsyncCommands<String, String> async = redis.async();
+    List<CompletableFuture<Map<String, StreamId>>> infos = new ArrayList<>(shards);
+    List<CompletableFuture<Optional<PendingMessages>>> pendings = new ArrayList<>(shards);
+    List<CompletableFuture<Long>> lengths = new ArrayList<>(shards);
+    for (int s = 0; s < shards; s++) {
+      String key = RedisKeys.events(s);
+      infos.add(orIfRefused(async.xinfoGroups(key), StreamGroups::byGroup, Map.of()));
+      pendings.add(orIfRefused(async.xpending(key, group), Optional::of, Optional.empty()));
+      lengths.add(async.xlen(key).toCompletableFuture());
     }
-    PendingMessages pending = pending(shard);
-    if (pending.getCount() > 0) {
-      return Optional.of(StreamId.parse(pending.getMessageIds().getLower().getValue()));
+    List<CompletableFuture<Optional<StreamId>>> oldest = new ArrayList<>(shards);
+    for (int s = 0; s < shards; s++) {
+      String key = RedisKeys.events(s);
+      StreamId last = infos.get(s).join().get(group);
+      Optional<PendingMessages> pending = last == null ? Optional.empty() : pendings.get(s).join();
+      if (pending.isPresent() && pending.get().getCount() > 0) {
+        StreamId lowest = StreamId.parse(pending.get().getMessageIds().getLower().getValue());
+        oldest.add(CompletableFuture.completedFuture(Optional.of(lowest)));
+      } else {
+        // No group yet (no worker has started): everything in the stream is unsynced.
+        String from = last == null ? "-" : last.next().toString();
+        oldest.add(
+            async
+                .xrange(key, Range.create(from, "+"), Limit.from(1))
+                .toCompletableFuture()
+                .thenApply(
+                    first ->
+                        first.isEmpty()
+                            ? Optional.empty()
+                            : Optional.of(StreamId.parse(first.get(0).getId()))));
+      }
     }
-    var next =
-        redis
-            .sync()
-            .xrange(
-                RedisKeys.events(shard),
-                Range.create(last.get().next().toString(), "+"),
-                io.lettuce.core.Limit.from(1));
-    return next.isEmpty() ? Optional.empty() : Optional.of(StreamId.parse(next.get(0).getId()));
+    List<Backlog> backlogs = new ArrayList<>(shards);
+    for (int s = 0; s < shards; s++) {
+      long pending = pendings.get(s).join().map(PendingMessages::getCount).orElse(0L);
+      boolean grouped = infos.get(s).join().containsKey(group);
+      Long length = lengths.get(s).join();
+      backlogs.add(
+          new Backlog(s, grouped ? pending : 0, length == null ? 0 : length, oldest.get(s).join()));
+    }
+    return backlogs;
+  }
+
+  /** One shard's {@link #backlogs}: the oldest unacknowledged entry is empty when there is none. */
+  record Backlog(int shard, long pending, long length, Optional<StreamId> oldestUnsynced) {}
+
+  /**
+   * Redis' refusal (no such stream, no such group) becomes {@code refused}; a timeout or a lost
+   * connection still fails the future.
+   */
+  private static <T, R> CompletableFuture<R> orIfRefused(
+      RedisFuture<T> answer, Function<T, R> map, R refused) {
+    return answer
+        .toCompletableFuture()
+        .handle(
+            (value, failure) -> {
+              if (failure == null) {
+                return map.apply(value);
+              }
+              Throwable cause =
+                  failure instanceof CompletionException ? failure.getCause() : failure;
+              if (cause instanceof RedisCommandExecutionException) {
+                return refused;
+              }
+              throw failure instanceof CompletionException c ? c : new CompletionException(cause);
+            });
   }
 }

@@ -4,14 +4,12 @@ import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.time.KairosClock;
-import dev.kairos.sync.event.StreamId;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,14 +69,11 @@ public final class SyncHealth {
     }
     int shards = Integer.parseInt(stored);
     long now = clock.nowMs();
-    for (int s = 0; s < shards; s++) {
-      Optional<StreamId> oldest = groups.oldestUnsynced(s);
-      long pending = groups.lastDelivered(s).isPresent() ? groups.pending(s).getCount() : 0;
-      Long length = redis.sync().xlen(RedisKeys.events(s));
-      long age = oldest.map(id -> Math.max(0, now - id.ms())).orElse(0L);
-      ShardLag lag = new ShardLag(s, pending, length == null ? 0 : length, age);
-      if (lags.put(s, lag) == null) {
-        register(s);
+    for (StreamGroups.Backlog backlog : groups.backlogs(shards)) {
+      long age = backlog.oldestUnsynced().map(id -> Math.max(0, now - id.ms())).orElse(0L);
+      ShardLag lag = new ShardLag(backlog.shard(), backlog.pending(), backlog.length(), age);
+      if (lags.put(backlog.shard(), lag) == null) {
+        register(backlog.shard());
       }
       warnIfLagging(lag, now);
     }
