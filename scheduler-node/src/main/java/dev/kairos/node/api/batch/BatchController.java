@@ -1,5 +1,6 @@
 package dev.kairos.node.api.batch;
 
+import dev.kairos.core.batch.WriteWindow;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
@@ -91,16 +92,16 @@ class BatchController {
   }
 
   /**
-   * Issues every job's write at once (they share the connection's pipeline: a batch of a thousand
-   * is a round or two of scripts, not a round trip per job), then collects the answers in order.
+   * Issues the jobs' writes with {@link WriteWindow#BULK_API} in flight at a time (pipelined, not a
+   * round trip per job, yet never a whole batch ahead of the node's other Redis commands), then
+   * collects the answers in order.
    */
   private BatchResult apply(
       String action, BatchRequest request, Function<String, CompletableFuture<Long>> op) {
     List<String> ids = checked(request);
-    List<CompletableFuture<Long>> writes = new ArrayList<>(ids.size());
-    for (String id : ids) {
-      writes.add(op.apply(id));
-    }
+    List<CompletableFuture<Long>> writes =
+        WriteWindow.start(
+            ids, WriteWindow.BULK_API, op, failure -> !(failure instanceof JobNotFoundException));
     List<BatchResult.Item> items = new ArrayList<>(ids.size());
     int done = 0;
     for (int i = 0; i < ids.size(); i++) {

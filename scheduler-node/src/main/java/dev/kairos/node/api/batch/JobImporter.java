@@ -1,5 +1,6 @@
 package dev.kairos.node.api.batch;
 
+import dev.kairos.core.batch.WriteWindow;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.store.JobAlreadyExistsException;
 import dev.kairos.core.store.JobNotFoundException;
@@ -21,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.stream.IntStream;
 
 /**
  * Imports jobs keyed by their user-supplied id, idempotently: a job that does not exist is created,
@@ -104,19 +106,30 @@ public final class JobImporter {
 
   /**
    * Applies the plan: the current definitions are read in one pipelined round and the new jobs
-   * created in another (their scripts share the connection's pipeline), so an import costs two
-   * round trips plus one per updated job, not two per job.
+   * created with {@link WriteWindow#BULK_API} scripts in flight at a time (so the node's other
+   * Redis commands never queue behind a whole import), plus one round trip per updated job.
    */
   public ImportResult run(List<JobDefinition> jobs, boolean dryRun) {
     ExecutorWarnings.Checker checker = warnings.checker();
     List<Optional<JobDefinition>> currents =
         store.getAll(jobs.stream().map(JobDefinition::id).toList());
+    List<Integer> toCreate =
+        dryRun
+            ? List.of()
+            : IntStream.range(0, jobs.size())
+                .filter(i -> currents.get(i).isEmpty())
+                .boxed()
+                .toList();
+    List<CompletableFuture<JobDefinition>> started =
+        WriteWindow.start(
+            toCreate,
+            WriteWindow.BULK_API,
+            i -> store.createAsync(jobs.get(i)),
+            failure -> !(failure instanceof JobAlreadyExistsException));
     List<CompletableFuture<JobDefinition>> creates = new ArrayList<>(jobs.size());
-    for (int i = 0; i < jobs.size(); i++) {
-      JobDefinition job = jobs.get(i);
-      Optional<JobDefinition> current = currents.get(i);
-      boolean creating = !dryRun && current.isEmpty();
-      creates.add(creating ? store.createAsync(job) : null);
+    jobs.forEach(job -> creates.add(null));
+    for (int k = 0; k < toCreate.size(); k++) {
+      creates.set(toCreate.get(k), started.get(k));
     }
     List<ImportResult.Item> items = new ArrayList<>();
     int created = 0;
