@@ -138,8 +138,13 @@ class LeadershipConfiguration {
       lostTriggerDuty.onStaleTerm(node.manager()::onStaleTerm);
       node.manager().addListener(lostTriggerDuty);
     }
-    node.start();
     return node;
+  }
+
+  /** Joins the cluster after the web server is up, so every heartbeat can be answered. */
+  @Bean
+  ClusterJoin clusterJoin(ClusterNode node) {
+    return new ClusterJoin(node);
   }
 
   /** Closed by {@link ClusterNode}. */

@@ -10,6 +10,7 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
 import dev.kairos.node.KairosNodeApplication;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -20,9 +21,12 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -34,6 +38,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class ClusterLeadershipIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(30);
+  private static final String DECLARED_DEAD = "kairos.cluster.followers.declared.dead";
   private static final String SECRET = "it-secret-" + UUID.randomUUID();
 
   private final HttpClient http =
@@ -113,8 +118,54 @@ class ClusterLeadershipIT {
     }
   }
 
+  @Test
+  void aNodeWhoseStartUpIsSlowIsNotDeclaredDeadWhileItStarts(EmbeddedInfrastructure infra)
+      throws Exception {
+    int leaderPort = freePort();
+    int slowPort = freePort();
+    try (ConfigurableApplicationContext leader = start(infra, "node-a", leaderPort)) {
+      pollCluster(leaderPort, h -> h.path("isLeader").asBoolean());
+      // node-b's context stalls after building its cluster node and before its web server
+      // answers, for longer than the leader timeout (3 s): a member registered at that point
+      // could not answer a heartbeat and was declared dead.
+      try (ConfigurableApplicationContext slow =
+          start(infra, "node-b", slowPort, stallAfter("clusterNode", Duration.ofSeconds(5)))) {
+        pollCluster(leaderPort, h -> h.path("members").size() == 2);
+        assertThat(leader.getBean(MeterRegistry.class).counter(DECLARED_DEAD).count())
+            .as("followers the leader declared dead")
+            .isZero();
+        assertThat(slow.isRunning()).isTrue();
+      }
+    }
+  }
+
+  private static ApplicationContextInitializer<ConfigurableApplicationContext> stallAfter(
+      String beanName, Duration stall) {
+    return context ->
+        context
+            .getBeanFactory()
+            .addBeanPostProcessor(
+                new BeanPostProcessor() {
+                  @Override
+                  public Object postProcessAfterInitialization(Object bean, String name) {
+                    if (name.equals(beanName)) {
+                      LockSupport.parkNanos(stall.toNanos());
+                    }
+                    return bean;
+                  }
+                });
+  }
+
   private ConfigurableApplicationContext start(
       EmbeddedInfrastructure infra, String name, int port) {
+    return start(infra, name, port, context -> {});
+  }
+
+  private ConfigurableApplicationContext start(
+      EmbeddedInfrastructure infra,
+      String name,
+      int port,
+      ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
     Map<String, String> properties = new LinkedHashMap<>(infra.springProperties());
     properties.put("server.port", Integer.toString(port));
     properties.put("kairos.node.name", name);
@@ -125,7 +176,9 @@ class ClusterLeadershipIT {
         properties.entrySet().stream()
             .map(e -> "--" + e.getKey() + "=" + e.getValue())
             .toArray(String[]::new);
-    return new SpringApplicationBuilder(KairosNodeApplication.class).run(args);
+    return new SpringApplicationBuilder(KairosNodeApplication.class)
+        .initializers(initializer)
+        .run(args);
   }
 
   private HttpResponse<String> post(int port, String path, String body, String secret)
