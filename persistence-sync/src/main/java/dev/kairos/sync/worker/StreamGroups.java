@@ -169,7 +169,8 @@ final class StreamGroups {
     for (int s = 0; s < shards; s++) {
       String key = RedisKeys.events(s);
       StreamId last = infos.get(s).join().get(group);
-      Optional<PendingMessages> pending = last == null ? Optional.empty() : pendings.get(s).join();
+      // Without the group, XPENDING was refused (NOGROUP): no pending summary.
+      Optional<PendingMessages> pending = pendings.get(s).join();
       if (pending.isPresent() && pending.get().getCount() > 0) {
         StreamId lowest = StreamId.parse(pending.get().getMessageIds().getLower().getValue());
         oldest.add(CompletableFuture.completedFuture(Optional.of(lowest)));
@@ -190,10 +191,8 @@ final class StreamGroups {
     List<Backlog> backlogs = new ArrayList<>(shards);
     for (int s = 0; s < shards; s++) {
       long pending = pendings.get(s).join().map(PendingMessages::getCount).orElse(0L);
-      boolean grouped = infos.get(s).join().containsKey(group);
       Long length = lengths.get(s).join();
-      backlogs.add(
-          new Backlog(s, grouped ? pending : 0, length == null ? 0 : length, oldest.get(s).join()));
+      backlogs.add(new Backlog(s, pending, length == null ? 0 : length, oldest.get(s).join()));
     }
     return backlogs;
   }
