@@ -35,8 +35,10 @@ public record CliOptions(
     String target) {
 
   static final List<String> COMMANDS = List.of("up", "status", "down", "drain");
+  // MetaspaceSize: without it Serial GC runs 2-4 full collections of 120-370 ms while a node or
+  // executor loads its classes (docs/operations.md, section 3).
   static final List<String> DEFAULT_JVM_OPTIONS =
-      List.of("-Xmx384m", "-XX:+UseSerialGC", "-Xss512k");
+      List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:MetaspaceSize=128m", "-Xss512k");
   private static final Set<String> NAMES =
       Set.of("dir", "nodes", "executors", "base-port", "node-jar", "executor-jar", "app", "jvm");
 
@@ -118,7 +120,7 @@ public record CliOptions(
       --node-jar J       the node's exec jar (default scheduler-node/target/...-exec.jar)
       --executor-jar J   the sample executor's exec jar (default examples/demo-executor/target/...-exec.jar)
       --app A            executor app of the sample executors (default demo)
-      --jvm "OPTS"       options of each node and executor JVM (default "-Xmx384m -XX:+UseSerialGC -Xss512k")\
+      --jvm "OPTS"       options of each node and executor JVM (default "-Xmx384m -XX:+UseSerialGC -XX:MetaspaceSize=128m -Xss512k")\
     """;
   }
 }

@@ -51,7 +51,12 @@ public final class ClusterBench implements AutoCloseable {
 
   /** Options a deployment would use, not the drills' C1-only 256 MB: see the docs, section 10. */
   static final List<String> BENCH_CHILD_JVM_OPTIONS =
-      List.of("-Xmx512m", "-XX:+UseSerialGC", "-Xss512k", "-XX:-UseDynamicNumberOfCompilerThreads");
+      List.of(
+          "-Xmx512m",
+          "-XX:+UseSerialGC",
+          "-XX:MetaspaceSize=128m",
+          "-Xss512k",
+          "-XX:-UseDynamicNumberOfCompilerThreads");
 
   private static final Duration START_DEADLINE = Duration.ofSeconds(240);
   private static final Duration CLAIM_DEADLINE = Duration.ofSeconds(120);
@@ -160,7 +165,8 @@ public final class ClusterBench implements AutoCloseable {
 
   static String usage() {
     return "options: --jobs=100,1000,2000,5000 --workloads=W1,W2 --nodes=2 --executors=2"
-        + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-Xss512k,-XX:-UseDynamicNumberOfCompilerThreads"
+        + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-XX:MetaspaceSize=128m,-Xss512k,"
+        + "-XX:-UseDynamicNumberOfCompilerThreads"
         + " --write-jobs=10000 --write-at=1000 --shards=64"
         + " --redis-config= (CONFIG SET pairs, e.g. rdbcompression:no)";
   }
