@@ -120,7 +120,8 @@ public record CliOptions(
       --node-jar J       the node's exec jar (default scheduler-node/target/...-exec.jar)
       --executor-jar J   the sample executor's exec jar (default examples/demo-executor/target/...-exec.jar)
       --app A            executor app of the sample executors (default demo)
-      --jvm "OPTS"       options of each node and executor JVM (default "-Xmx384m -XX:+UseSerialGC -XX:MetaspaceSize=128m -Xss512k")\
-    """;
+      --jvm "OPTS"       options of each node and executor JVM (default "%s")\
+    """
+        .formatted(String.join(" ", DEFAULT_JVM_OPTIONS));
   }
 }

@@ -165,8 +165,8 @@ public final class ClusterBench implements AutoCloseable {
 
   static String usage() {
     return "options: --jobs=100,1000,2000,5000 --workloads=W1,W2 --nodes=2 --executors=2"
-        + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm=-Xmx512m,-XX:+UseSerialGC,-XX:MetaspaceSize=128m,-Xss512k,"
-        + "-XX:-UseDynamicNumberOfCompilerThreads"
+        + " --queues=4 --warmup-s=10 --window-s=60 --child-jvm="
+        + String.join(",", BENCH_CHILD_JVM_OPTIONS)
         + " --write-jobs=10000 --write-at=1000 --shards=64"
         + " --redis-config= (CONFIG SET pairs, e.g. rdbcompression:no)";
   }
