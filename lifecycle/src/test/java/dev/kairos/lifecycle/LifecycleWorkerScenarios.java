@@ -2,11 +2,6 @@ package dev.kairos.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.claim.ClaimBatch;
-import dev.kairos.coordinator.claim.ClaimOutcome;
-import dev.kairos.coordinator.claim.Fire;
-import dev.kairos.coordinator.claim.JobClaim;
-import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
 import dev.kairos.core.model.JobDefinition;
@@ -23,6 +18,11 @@ import dev.kairos.core.time.KairosClock;
 import dev.kairos.mq.start.StartOutcome;
 import dev.kairos.mq.start.StartRequest;
 import dev.kairos.mq.start.TriggerRecords;
+import dev.kairos.protocol.claim.ClaimBatch;
+import dev.kairos.protocol.claim.ClaimOutcome;
+import dev.kairos.protocol.claim.Fire;
+import dev.kairos.protocol.claim.JobClaim;
+import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;

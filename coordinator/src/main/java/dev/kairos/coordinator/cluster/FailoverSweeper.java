@@ -1,11 +1,11 @@
 package dev.kairos.coordinator.cluster;
 
 import dev.kairos.coordinator.assign.LiveNodes;
-import dev.kairos.coordinator.failover.MoveReport;
-import dev.kairos.coordinator.failover.NodeEntryMover;
-import dev.kairos.coordinator.fence.ShardFence;
-import dev.kairos.coordinator.fence.StaleTermException;
 import dev.kairos.core.time.KairosClock;
+import dev.kairos.protocol.failover.MoveReport;
+import dev.kairos.protocol.failover.NodeEntryMover;
+import dev.kairos.protocol.fence.ShardFence;
+import dev.kairos.protocol.fence.StaleTermException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

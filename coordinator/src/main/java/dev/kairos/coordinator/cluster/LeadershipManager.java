@@ -1,7 +1,7 @@
 package dev.kairos.coordinator.cluster;
 
 import dev.kairos.coordinator.assign.LiveNodes;
-import dev.kairos.coordinator.fence.StaleTermException;
+import dev.kairos.protocol.fence.StaleTermException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;

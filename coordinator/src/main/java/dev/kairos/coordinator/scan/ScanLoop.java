@@ -1,7 +1,7 @@
 package dev.kairos.coordinator.scan;
 
-import dev.kairos.coordinator.fence.ShardFence;
-import dev.kairos.coordinator.fence.StaleTermException;
+import dev.kairos.protocol.fence.ShardFence;
+import dev.kairos.protocol.fence.StaleTermException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

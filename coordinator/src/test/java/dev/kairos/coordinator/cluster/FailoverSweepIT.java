@@ -1,20 +1,20 @@
 package dev.kairos.coordinator.cluster;
 
-import static dev.kairos.coordinator.ClusterFixture.T0;
-import static dev.kairos.coordinator.ClusterFixture.await;
+import static dev.kairos.protocol.ClusterFixture.T0;
+import static dev.kairos.protocol.ClusterFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.Claims;
-import dev.kairos.coordinator.ClusterFixture;
-import dev.kairos.coordinator.failover.NodeEntryMover;
-import dev.kairos.coordinator.fence.ShardFence;
-import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.EmbeddedZooKeeper;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
+import dev.kairos.protocol.Claims;
+import dev.kairos.protocol.ClusterFixture;
+import dev.kairos.protocol.failover.NodeEntryMover;
+import dev.kairos.protocol.fence.ShardFence;
+import dev.kairos.protocol.wheel.WheelNotifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,18 +1,18 @@
 package dev.kairos.coordinator.cluster;
 
-import static dev.kairos.coordinator.ClusterFixture.await;
+import static dev.kairos.protocol.ClusterFixture.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kairos.coordinator.ClusterFixture;
 import dev.kairos.coordinator.assign.LiveNodes;
-import dev.kairos.coordinator.fence.ShardFence;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.EmbeddedZooKeeper;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
+import dev.kairos.protocol.ClusterFixture;
+import dev.kairos.protocol.fence.ShardFence;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,14 +2,14 @@ package dev.kairos.coordinator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.ClusterFixture;
-import dev.kairos.coordinator.fence.ShardFence;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.EmbeddedZooKeeper;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
+import dev.kairos.protocol.ClusterFixture;
+import dev.kairos.protocol.fence.ShardFence;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,16 +1,13 @@
 package dev.kairos.coordinator.pause;
 
-import static dev.kairos.coordinator.ClusterFixture.T0;
+import static dev.kairos.protocol.ClusterFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.ClusterFixture;
 import dev.kairos.coordinator.assign.ConsistentHashAssigner;
 import dev.kairos.coordinator.assign.StaticLiveNodes;
-import dev.kairos.coordinator.fence.ShardFence;
 import dev.kairos.coordinator.scan.DueFireScanner;
 import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.coordinator.scan.ScanLoop;
-import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.schedule.FireWindow;
@@ -18,6 +15,9 @@ import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.ClusterFixture;
+import dev.kairos.protocol.fence.ShardFence;
+import dev.kairos.protocol.wheel.WheelNotifier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;

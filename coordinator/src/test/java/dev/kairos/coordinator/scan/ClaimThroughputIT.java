@@ -1,16 +1,10 @@
 package dev.kairos.coordinator.scan;
 
-import static dev.kairos.coordinator.ClusterFixture.T0;
+import static dev.kairos.protocol.ClusterFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.ClusterFixture;
 import dev.kairos.coordinator.assign.ConsistentHashAssigner;
 import dev.kairos.coordinator.assign.StaticLiveNodes;
-import dev.kairos.coordinator.claim.ClaimBatch;
-import dev.kairos.coordinator.claim.ClaimOutcome;
-import dev.kairos.coordinator.claim.Fire;
-import dev.kairos.coordinator.claim.JobClaim;
-import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.JobHash;
 import dev.kairos.core.redis.LuaScript;
@@ -21,6 +15,12 @@ import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.ClusterFixture;
+import dev.kairos.protocol.claim.ClaimBatch;
+import dev.kairos.protocol.claim.ClaimOutcome;
+import dev.kairos.protocol.claim.Fire;
+import dev.kairos.protocol.claim.JobClaim;
+import dev.kairos.protocol.wheel.WheelNotifier;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;

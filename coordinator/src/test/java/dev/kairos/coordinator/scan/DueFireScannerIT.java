@@ -1,20 +1,12 @@
 package dev.kairos.coordinator.scan;
 
-import static dev.kairos.coordinator.ClusterFixture.T0;
+import static dev.kairos.protocol.ClusterFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kairos.coordinator.ClusterFixture;
 import dev.kairos.coordinator.assign.ConsistentHashAssigner;
 import dev.kairos.coordinator.assign.LiveNodes;
 import dev.kairos.coordinator.assign.StaticLiveNodes;
-import dev.kairos.coordinator.fence.ShardFence;
-import dev.kairos.coordinator.fence.StaleTermException;
-import dev.kairos.coordinator.wheel.DueTrigger;
-import dev.kairos.coordinator.wheel.NodeWheelStore;
-import dev.kairos.coordinator.wheel.TakeResult;
-import dev.kairos.coordinator.wheel.WheelEntry;
-import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.redis.KairosRedis;
@@ -25,6 +17,14 @@ import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.ClusterFixture;
+import dev.kairos.protocol.fence.ShardFence;
+import dev.kairos.protocol.fence.StaleTermException;
+import dev.kairos.protocol.wheel.DueTrigger;
+import dev.kairos.protocol.wheel.NodeWheelStore;
+import dev.kairos.protocol.wheel.TakeResult;
+import dev.kairos.protocol.wheel.WheelEntry;
+import dev.kairos.protocol.wheel.WheelNotifier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

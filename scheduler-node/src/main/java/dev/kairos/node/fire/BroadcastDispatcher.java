@@ -1,13 +1,13 @@
 package dev.kairos.node.fire;
 
-import dev.kairos.coordinator.wheel.BroadcastShards;
-import dev.kairos.coordinator.wheel.BroadcastShards.FanOut;
-import dev.kairos.coordinator.wheel.DueTrigger;
-import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.mq.contract.MessageCodec;
 import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.node.route.Route;
+import dev.kairos.protocol.wheel.BroadcastShards;
+import dev.kairos.protocol.wheel.BroadcastShards.FanOut;
+import dev.kairos.protocol.wheel.DueTrigger;
+import dev.kairos.protocol.wheel.NodeWheelStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.kairos.node.fire;
 
-import dev.kairos.coordinator.wheel.NodeWheelStore;
-import dev.kairos.coordinator.wheel.NodeWheelStore.DispatchAck;
+import dev.kairos.protocol.wheel.NodeWheelStore;
+import dev.kairos.protocol.wheel.NodeWheelStore.DispatchAck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

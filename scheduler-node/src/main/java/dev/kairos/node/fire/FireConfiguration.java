@@ -1,6 +1,5 @@
 package dev.kairos.node.fire;
 
-import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -15,6 +14,7 @@ import dev.kairos.node.route.SlotChoosers;
 import dev.kairos.node.system.NodeIdentity;
 import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.rocketmq.RocketMqProperties;
+import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

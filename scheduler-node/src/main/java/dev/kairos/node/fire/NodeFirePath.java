@@ -1,14 +1,14 @@
 package dev.kairos.node.fire;
 
-import dev.kairos.coordinator.wheel.DueTrigger;
-import dev.kairos.coordinator.wheel.NodeWheelStore;
-import dev.kairos.coordinator.wheel.WheelNotifier;
 import dev.kairos.core.batch.Coalescer;
 import dev.kairos.core.log.LogThrottle;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.node.wheel.TimingWheel;
 import dev.kairos.node.wheel.WheelEntry;
 import dev.kairos.node.wheel.WheelTicker;
+import dev.kairos.protocol.wheel.DueTrigger;
+import dev.kairos.protocol.wheel.NodeWheelStore;
+import dev.kairos.protocol.wheel.WheelNotifier;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -240,11 +240,11 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
    * nodes are ignored here; those nodes find them by their reconcile.
    */
   @Override
-  public void notifyAssigned(String node, Collection<dev.kairos.coordinator.wheel.WheelEntry> in) {
+  public void notifyAssigned(String node, Collection<dev.kairos.protocol.wheel.WheelEntry> in) {
     if (!store.node().equals(node) || state.get() != State.STARTED) {
       return;
     }
-    for (dev.kairos.coordinator.wheel.WheelEntry entry : in) {
+    for (dev.kairos.protocol.wheel.WheelEntry entry : in) {
       ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
     }
   }
@@ -261,10 +261,10 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
       return 0; // the entries are the leader's to move now; re-adding them would only spin
     }
     long now = clock.nowMs();
-    List<dev.kairos.coordinator.wheel.WheelEntry> persisted =
+    List<dev.kairos.protocol.wheel.WheelEntry> persisted =
         store.loadWheel(now + settings.preRead().toMillis(), FirePathSettings.PER_SHARD_LIMIT);
     int added = 0;
-    for (dev.kairos.coordinator.wheel.WheelEntry entry : persisted) {
+    for (dev.kairos.protocol.wheel.WheelEntry entry : persisted) {
       if (!wheel.contains(entry.triggerId()) && !ticker.isHandedOut(entry.triggerId())) {
         ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
         added++;
@@ -280,9 +280,9 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   /** Puts inflight entries older than the resend delay back on the wheel; they fire at once. */
   int sweepInflight() {
     long olderThan = clock.nowMs() - settings.resendAfter().toMillis();
-    List<dev.kairos.coordinator.wheel.WheelEntry> requeued =
+    List<dev.kairos.protocol.wheel.WheelEntry> requeued =
         store.requeueInflight(olderThan, FirePathSettings.PER_SHARD_LIMIT);
-    for (dev.kairos.coordinator.wheel.WheelEntry entry : requeued) {
+    for (dev.kairos.protocol.wheel.WheelEntry entry : requeued) {
       ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
     }
     return requeued.size();

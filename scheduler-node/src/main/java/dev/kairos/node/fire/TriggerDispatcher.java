@@ -1,13 +1,13 @@
 package dev.kairos.node.fire;
 
-import dev.kairos.coordinator.wheel.DueTrigger;
-import dev.kairos.coordinator.wheel.NodeWheelStore;
-import dev.kairos.coordinator.wheel.NodeWheelStore.DispatchAck;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.mq.contract.MessageCodec;
 import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.node.route.Route;
+import dev.kairos.protocol.wheel.DueTrigger;
+import dev.kairos.protocol.wheel.NodeWheelStore;
+import dev.kairos.protocol.wheel.NodeWheelStore.DispatchAck;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;

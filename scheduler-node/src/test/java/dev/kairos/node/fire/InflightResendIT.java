@@ -2,7 +2,6 @@ package dev.kairos.node.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
@@ -13,6 +12,7 @@ import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.kairos.node.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.coordinator.scan.DueFireScanner;
-import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
@@ -21,6 +20,7 @@ import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,7 +3,6 @@ package dev.kairos.node.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.coordinator.scan.DueFireScanner;
-import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
@@ -15,6 +14,7 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.contract.MessageCodec;
 import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;

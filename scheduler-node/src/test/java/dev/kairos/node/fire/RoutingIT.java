@@ -3,7 +3,6 @@ package dev.kairos.node.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.coordinator.scan.DueFireScanner;
-import dev.kairos.coordinator.wheel.NodeWheelStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.redis.ClusterMetadata;
@@ -22,6 +21,7 @@ import dev.kairos.mq.executor.JobContext;
 import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package dev.kairos.node.lifecycle.guard;
 
-import dev.kairos.coordinator.lost.OpenTriggerStore;
 import dev.kairos.coordinator.pause.ClusterPause;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -12,6 +11,7 @@ import dev.kairos.node.cluster.TimingParameters;
 import dev.kairos.node.fire.RocketMqTriggerSender;
 import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.rocketmq.RocketMqProperties;
+import dev.kairos.protocol.lost.OpenTriggerStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.kairos.node.lifecycle.guard;
 
 import dev.kairos.coordinator.cluster.LeadershipListener;
-import dev.kairos.coordinator.fence.StaleTermException;
+import dev.kairos.protocol.fence.StaleTermException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;

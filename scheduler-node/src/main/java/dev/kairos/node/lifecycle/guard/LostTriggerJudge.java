@@ -1,9 +1,9 @@
 package dev.kairos.node.lifecycle.guard;
 
-import dev.kairos.coordinator.lost.LostCandidate;
-import dev.kairos.coordinator.lost.OpenTrigger;
-import dev.kairos.coordinator.lost.Redispatch;
 import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.protocol.lost.LostCandidate;
+import dev.kairos.protocol.lost.OpenTrigger;
+import dev.kairos.protocol.lost.Redispatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.kairos.coordinator.fence.ShardFence;
-import dev.kairos.coordinator.lost.OpenTriggerStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.JobHash;
 import dev.kairos.core.redis.ClusterMetadata;
@@ -17,6 +15,8 @@ import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.slot.SlotLease;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.mq.slot.SlotRegistry;
+import dev.kairos.protocol.fence.ShardFence;
+import dev.kairos.protocol.lost.OpenTriggerStore;
 import io.lettuce.core.RedisFuture;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;

@@ -1,0 +1,150 @@
+package dev.kairos.protocol.claim;
+
+import dev.kairos.core.redis.LuaScript;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.NextDue;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * One call of {@code claim_fires.lua}: the claims of a batch of jobs and ad-hoc triggers of ONE
+ * shard, written atomically and fenced by the leader's term. Not thread-safe: one scanner task
+ * builds and sends it.
+ */
+public final class ClaimBatch {
+
+  private static final LuaScript CLAIM = LuaScript.load(ClaimBatch.class, "claim_fires");
+
+  private final int shard;
+  private final long term;
+  private final long nowMs;
+  private final long dedupWindowMs;
+  private final long eventsMaxLen;
+  private final List<JobClaim> jobs = new ArrayList<>();
+  private final List<AdhocClaim> adhocs = new ArrayList<>();
+  private int fires;
+
+  public ClaimBatch(int shard, long term, long nowMs, long dedupWindowMs, long eventsMaxLen) {
+    if (term < 1) {
+      throw new IllegalArgumentException("term must be >= 1 but was " + term);
+    }
+    this.shard = shard;
+    this.term = term;
+    this.nowMs = nowMs;
+    this.dedupWindowMs = dedupWindowMs;
+    this.eventsMaxLen = eventsMaxLen;
+  }
+
+  public ClaimBatch add(JobClaim claim) {
+    jobs.add(claim);
+    fires += claim.fires().size();
+    return this;
+  }
+
+  public ClaimBatch add(AdhocClaim claim) {
+    adhocs.add(claim);
+    return this;
+  }
+
+  public List<AdhocClaim> adhocs() {
+    return List.copyOf(adhocs);
+  }
+
+  public int shard() {
+    return shard;
+  }
+
+  public long term() {
+    return term;
+  }
+
+  public List<JobClaim> jobs() {
+    return List.copyOf(jobs);
+  }
+
+  public boolean isEmpty() {
+    return jobs.isEmpty() && adhocs.isEmpty();
+  }
+
+  /** Fires across all jobs of the batch. */
+  public int fireCount() {
+    return fires;
+  }
+
+  String[] keys() {
+    return new String[] {
+      RedisKeys.fence(shard),
+      RedisKeys.due(shard),
+      RedisKeys.events(shard),
+      RedisKeys.nodes(shard),
+      RedisKeys.adhoc(shard)
+    };
+  }
+
+  String[] args() {
+    List<String> args = new ArrayList<>(10 + jobs.size() * 5 + fires * 2 + adhocs.size() * 2);
+    args.add(Long.toString(term));
+    args.add(Long.toString(nowMs));
+    args.add(Long.toString(dedupWindowMs));
+    args.add(Long.toString(eventsMaxLen));
+    args.add(RedisKeys.jobPrefix(shard));
+    args.add(RedisKeys.triggerPrefix(shard));
+    args.add(RedisKeys.wheel(shard, ""));
+    args.add(Integer.toString(jobs.size()));
+    for (JobClaim job : jobs) {
+      args.add(job.jobId());
+      args.add(Long.toString(job.expectedScore()));
+      args.add(encode(job.next()));
+      args.add(Long.toString(job.scheduleVersion()));
+      args.add(Integer.toString(job.fires().size()));
+      for (Fire fire : job.fires()) {
+        args.add(Long.toString(fire.fireMs()));
+        args.add(fire.node());
+      }
+    }
+    args.add(Integer.toString(adhocs.size()));
+    args.add(RedisKeys.adhocRequestPrefix(shard));
+    for (AdhocClaim adhoc : adhocs) {
+      args.add(adhoc.triggerId());
+      args.add(adhoc.node());
+    }
+    return args.toArray(String[]::new);
+  }
+
+  /** The new-score argument of claim_fires.lua. */
+  static String encode(NextDue next) {
+    return switch (next.kind()) {
+      case AT -> Long.toString(next.atMs());
+      case PARK -> "+inf";
+      case REMOVE -> "remove";
+    };
+  }
+
+  /** Sends the batch; the stage fails only on a Redis error, a fence rejection is an outcome. */
+  public CompletionStage<ClaimOutcome> send(RedisClusterAsyncCommands<String, String> redis) {
+    return CLAIM
+        .<List<Object>>evalAsync(redis, ScriptOutputType.MULTI, keys(), args())
+        .thenApply(this::parse);
+  }
+
+  ClaimOutcome parse(List<Object> reply) {
+    long fence = (Long) reply.get(1);
+    if ((Long) reply.get(0) == 0L) {
+      return ClaimOutcome.rejected(shard, term, fence);
+    }
+    List<Integer> perJob = new ArrayList<>(jobs.size());
+    List<Boolean> perAdhoc = new ArrayList<>(adhocs.size());
+    for (int i = 3; i < reply.size(); i++) {
+      if (perJob.size() < jobs.size()) {
+        perJob.add(((Long) reply.get(i)).intValue());
+      } else {
+        perAdhoc.add((Long) reply.get(i) == 1L);
+      }
+    }
+    return new ClaimOutcome(
+        shard, term, true, fence, ((Long) reply.get(2)).intValue(), perJob, perAdhoc);
+  }
+}

@@ -1,0 +1,108 @@
+package dev.kairos.protocol.claim;
+
+import static dev.kairos.protocol.ClusterFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.NextDue;
+import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.RealInfra;
+import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.ClusterFixture;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@RealInfra(redis = RedisMode.CLUSTER)
+class ClaimFiresScriptIT {
+
+  private final EmbeddedRedisCluster cluster;
+  private ClusterFixture fx;
+  private int shard;
+
+  ClaimFiresScriptIT(EmbeddedRedisCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  @BeforeEach
+  void connect() {
+    fx = new ClusterFixture(cluster, 4);
+    JobDefinition job =
+        JobDefinition.builder("j")
+            .app("app")
+            .handler("h")
+            .fixedRate(1_000)
+            .createdMs(T0)
+            .scheduleVersion(3)
+            .build();
+    fx.putJob(job, T0);
+    shard = fx.keys.shardOf("j");
+  }
+
+  @AfterEach
+  void disconnect() {
+    fx.close();
+  }
+
+  private ClaimOutcome claim(long term, long expectedScore, long version, long... fires) {
+    List<Fire> list = Arrays.stream(fires).mapToObj(ms -> new Fire(ms, "n1")).toList();
+    ClaimBatch batch =
+        new ClaimBatch(shard, term, T0, 600_000, 1_000)
+            .add(new JobClaim("j", expectedScore, version, NextDue.at(T0 + 5_000), list));
+    return batch.send(fx.redis.async()).toCompletableFuture().join();
+  }
+
+  @Test
+  void aJobWhoseDueScoreMovedIsSkippedAndNothingIsWritten() {
+    ClaimOutcome outcome = claim(1, T0 - 1_000, 3, T0 - 1_000);
+    assertThat(outcome.accepted()).isTrue();
+    assertThat(outcome.perJob()).containsExactly(ClaimOutcome.CAS_SKIPPED);
+    assertThat(fx.wheel("n1")).isEmpty();
+    assertThat(fx.dueScore("j")).isEqualTo((double) T0);
+    assertThat(fx.events(shard)).isEmpty();
+  }
+
+  @Test
+  void aJobWhoseScheduleVersionChangedIsSkipped() {
+    ClaimOutcome outcome = claim(1, T0, 2, T0);
+    assertThat(outcome.casSkips()).isEqualTo(1);
+    assertThat(fx.wheel("n1")).isEmpty();
+  }
+
+  @Test
+  void aMatchingJobIsClaimedAndItsScoreMoves() {
+    ClaimOutcome outcome = claim(1, T0, 3, T0, T0 + 1_000);
+    assertThat(outcome.perJob()).containsExactly(2);
+    assertThat(fx.wheel("n1")).containsOnlyKeys("j:" + T0, "j:" + (T0 + 1_000));
+    assertThat(fx.dueScore("j")).isEqualTo((double) (T0 + 5_000));
+    assertThat(fx.redis.sync().smembers(RedisKeys.nodes(shard))).containsExactly("n1");
+    assertThat(fx.redis.sync().get(RedisKeys.fence(shard))).isEqualTo("1");
+  }
+
+  @Test
+  void aFireWhoseTriggerRecordExistsIsNotClaimedTwice() {
+    claim(1, T0, 3, T0);
+    fx.redis.sync().zadd(RedisKeys.due(shard), T0, "j"); // as if the score were put back
+    ClaimOutcome again = claim(1, T0, 3, T0);
+    assertThat(again.duplicates()).isEqualTo(1);
+    assertThat(again.claimedFires()).isZero();
+    assertThat(fx.eventsOfJob("j")).hasSize(1);
+  }
+
+  @Test
+  void aLowerTermIsRejectedWithTheFenceAndAHigherTermRaisesIt() {
+    fx.redis.sync().set(RedisKeys.fence(shard), "5");
+    ClaimOutcome rejected = claim(4, T0, 3, T0);
+    assertThat(rejected.accepted()).isFalse();
+    assertThat(rejected.fence()).isEqualTo(5);
+    assertThat(fx.wheel("n1")).isEmpty();
+    assertThat(fx.dueScore("j")).isEqualTo((double) T0);
+
+    ClaimOutcome accepted = claim(6, T0, 3, T0);
+    assertThat(accepted.accepted()).isTrue();
+    assertThat(fx.redis.sync().get(RedisKeys.fence(shard))).isEqualTo("6");
+  }
+}
