@@ -1,6 +1,6 @@
 package dev.kairos.drills;
 
-import dev.kairos.mq.route.SlotQueueSelector;
+import dev.kairos.protocol.message.SlotQueueSelector;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;

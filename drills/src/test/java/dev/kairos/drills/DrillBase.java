@@ -10,7 +10,7 @@ import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.protocol.message.TopicNames;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

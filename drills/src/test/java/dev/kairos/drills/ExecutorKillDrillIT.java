@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.protocol.message.TopicNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.kairos.builtin;
 
 import dev.kairos.core.model.BlockStrategy;
-import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.mq.executor.JobContext;
+import dev.kairos.protocol.message.TriggerMessage;
 
 /** Run contexts as the executor builds them, for calling a handler directly. */
 public final class Contexts {

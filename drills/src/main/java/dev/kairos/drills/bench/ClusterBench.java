@@ -15,7 +15,7 @@ import dev.kairos.drills.DrillJobs;
 import dev.kairos.drills.DrillNode;
 import dev.kairos.drills.StartLedger;
 import dev.kairos.drills.StartRecorder;
-import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.protocol.message.TopicNames;
 import io.lettuce.core.RedisFuture;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.kairos.mq.executor;
 
-import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.protocol.message.TriggerMessage;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 /** One received copy of a trigger: where it came from (for the offset) and what to run. */

@@ -70,7 +70,7 @@ public record ExecutorSettings(
         nameServerAddress,
         DEFAULT_WORKER_THREADS,
         DEFAULT_MAX_IN_FLIGHT,
-        dev.kairos.mq.start.TriggerRecords.DEFAULT_DEDUP_WINDOW,
+        dev.kairos.protocol.start.TriggerRecords.DEFAULT_DEDUP_WINDOW,
         DEFAULT_POLL_TIMEOUT,
         DEFAULT_SHUTDOWN_GRACE,
         ResultReports.EXCEPTIONS,

@@ -1,8 +1,8 @@
 package dev.kairos.mq.executor;
 
-import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.mq.log.RunLog;
 import dev.kairos.mq.log.TriggerLogShipper;
+import dev.kairos.protocol.message.TriggerMessage;
 
 /**
  * What a handler knows about its run.

@@ -2,9 +2,8 @@ package dev.kairos.mq.log;
 
 import dev.kairos.core.log.LogLine;
 import dev.kairos.core.redis.KairosRedis;
-import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
-import io.lettuce.core.ScriptOutputType;
+import dev.kairos.protocol.log.TriggerLogScript;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -22,10 +21,10 @@ import org.slf4j.LoggerFactory;
  * Ships the runs' log lines to Redis in batches: one flusher thread ({@code kairos-log-flusher-
  * <app>}) wakes every {@link TriggerLogSettings#flushInterval()}, or sooner once {@link
  * TriggerLogSettings#flushLines()} lines wait, and sends every run's pending lines as one pipeline
- * of {@code append_trigger_log.lua} calls (one per trigger, per {@link #MAX_LINES_PER_CALL} lines).
- * A handler thread never waits for Redis: logging only appends to its {@link RunLog}. The last
- * lines of a run go with its end ({@link #finish}), issued before the completion on the same
- * connection. A run that logs nothing costs no Redis call.
+ * of {@code append_trigger_log.lua} calls ({@link TriggerLogScript}, one per trigger, per {@link
+ * #MAX_LINES_PER_CALL} lines). A handler thread never waits for Redis: logging only appends to its
+ * {@link RunLog}. The last lines of a run go with its end ({@link #finish}), issued before the
+ * completion on the same connection. A run that logs nothing costs no Redis call.
  *
  * <p>A batch Redis refuses is dropped (counted and logged): the log is best-effort, the run is not
  * held back by it.
@@ -45,11 +44,10 @@ public final class TriggerLogShipper implements AutoCloseable {
 
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
   private final KairosRedis redis;
-  private final RedisKeys keys;
   private final TriggerLogSettings settings;
   private final long eventsMaxLen;
   private final String app;
-  private final LuaScript append = LuaScript.load(TriggerLogShipper.class, "append_trigger_log");
+  private final TriggerLogScript append;
 
   /** Runs with pending lines; a run is in here at most once between two drains. */
   private final Queue<RunLog> dirty = new ConcurrentLinkedQueue<>();
@@ -68,7 +66,7 @@ public final class TriggerLogShipper implements AutoCloseable {
       long eventsMaxLen,
       String app) {
     this.redis = redis;
-    this.keys = keys;
+    this.append = new TriggerLogScript(redis, keys);
     this.settings = settings;
     this.eventsMaxLen = eventsMaxLen;
     this.app = app;
@@ -164,30 +162,18 @@ public final class TriggerLogShipper implements AutoCloseable {
   }
 
   private CompletableFuture<Void> call(RunLog run, List<LogLine> lines) {
-    int shard = keys.shardOf(run.jobId());
-    String[] args = new String[5 + 2 * lines.size()];
-    args[0] = Long.toString(settings.ttl().toMillis());
-    args[1] = Long.toString(eventsMaxLen);
-    args[2] = run.triggerId();
-    args[3] = run.jobId();
-    args[4] = Long.toString(run.fireMs());
-    int i = 5;
-    for (LogLine line : lines) {
-      args[i++] = Long.toString(line.seq());
-      args[i++] = line.encodeBody();
-    }
     calls.increment();
     CompletableFuture<Object> reply;
     try {
       reply =
           append
-              .<Object>evalAsync(
-                  redis.async(),
-                  ScriptOutputType.INTEGER,
-                  new String[] {
-                    RedisKeys.triggerLog(shard, run.triggerId()), RedisKeys.events(shard)
-                  },
-                  args)
+              .appendAsync(
+                  settings.ttl().toMillis(),
+                  eventsMaxLen,
+                  run.triggerId(),
+                  run.jobId(),
+                  run.fireMs(),
+                  lines)
               .toCompletableFuture();
     } catch (RuntimeException e) {
       reply = CompletableFuture.failedFuture(e);

@@ -1,5 +1,6 @@
 package dev.kairos.mq.slot;
 
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.List;
 
 /**

@@ -1,6 +1,8 @@
 package dev.kairos.mq.slot;
 
 import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.protocol.slot.SlotInfo;
+import dev.kairos.protocol.slot.SlotScripts;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

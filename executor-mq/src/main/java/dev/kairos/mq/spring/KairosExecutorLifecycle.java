@@ -1,13 +1,13 @@
 package dev.kairos.mq.spring;
 
 import dev.kairos.core.redis.KairosRedis;
-import dev.kairos.mq.contract.TopicNames;
 import dev.kairos.mq.executor.ExecutorMetrics;
 import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.JobHandler;
 import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.protocol.message.TopicNames;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.util.ArrayList;

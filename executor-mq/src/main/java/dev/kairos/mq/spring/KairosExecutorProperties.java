@@ -5,7 +5,7 @@ import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.ResultReports;
 import dev.kairos.mq.log.TriggerLogSettings;
 import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.mq.start.TriggerRecords;
+import dev.kairos.protocol.start.TriggerRecords;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

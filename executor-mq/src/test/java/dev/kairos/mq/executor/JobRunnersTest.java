@@ -3,7 +3,7 @@ package dev.kairos.mq.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.core.model.BlockStrategy;
-import dev.kairos.mq.contract.TriggerMessage;
+import dev.kairos.protocol.message.TriggerMessage;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.rocketmq.common.message.MessageQueue;

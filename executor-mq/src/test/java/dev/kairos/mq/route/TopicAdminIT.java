@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.RealInfra;
-import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.protocol.message.TopicNames;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

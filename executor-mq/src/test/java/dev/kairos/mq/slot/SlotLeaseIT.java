@@ -8,6 +8,8 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.slot.SlotInfo;
+import dev.kairos.protocol.slot.SlotScripts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

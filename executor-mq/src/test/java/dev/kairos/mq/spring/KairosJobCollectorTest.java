@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.core.model.BlockStrategy;
-import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.mq.executor.JobContext;
+import dev.kairos.protocol.message.TriggerMessage;
 import org.junit.jupiter.api.Test;
 
 class KairosJobCollectorTest {

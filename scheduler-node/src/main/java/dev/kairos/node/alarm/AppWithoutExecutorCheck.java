@@ -4,7 +4,7 @@ import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
 import dev.kairos.core.alarm.AlarmSink;
 import dev.kairos.core.time.KairosClock;
-import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.kairos.node.fire;
 
 import dev.kairos.core.time.KairosClock;
-import dev.kairos.mq.contract.MessageCodec;
-import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.node.route.Route;
+import dev.kairos.protocol.message.MessageCodec;
+import dev.kairos.protocol.message.TriggerMessage;
 import dev.kairos.protocol.wheel.BroadcastShards;
 import dev.kairos.protocol.wheel.BroadcastShards.FanOut;
 import dev.kairos.protocol.wheel.DueTrigger;

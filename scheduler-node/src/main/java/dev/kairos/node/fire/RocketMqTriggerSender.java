@@ -1,7 +1,7 @@
 package dev.kairos.node.fire;
 
 import dev.kairos.core.batch.Coalescer;
-import dev.kairos.mq.route.SlotQueueSelector;
+import dev.kairos.protocol.message.SlotQueueSelector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,10 +1,10 @@
 package dev.kairos.node.fire;
 
 import dev.kairos.core.time.KairosClock;
-import dev.kairos.mq.contract.MessageCodec;
-import dev.kairos.mq.contract.TopicNames;
-import dev.kairos.mq.contract.TriggerMessage;
 import dev.kairos.node.route.Route;
+import dev.kairos.protocol.message.MessageCodec;
+import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.protocol.message.TriggerMessage;
 import dev.kairos.protocol.wheel.DueTrigger;
 import dev.kairos.protocol.wheel.NodeWheelStore;
 import dev.kairos.protocol.wheel.NodeWheelStore.DispatchAck;

@@ -1,10 +1,10 @@
 package dev.kairos.node.result;
 
 import dev.kairos.core.error.KairosException;
-import dev.kairos.mq.contract.MalformedMessageException;
-import dev.kairos.mq.contract.MessageCodec;
-import dev.kairos.mq.contract.ResultMessage;
-import dev.kairos.mq.contract.TopicNames;
+import dev.kairos.protocol.message.MalformedMessageException;
+import dev.kairos.protocol.message.MessageCodec;
+import dev.kairos.protocol.message.ResultMessage;
+import dev.kairos.protocol.message.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

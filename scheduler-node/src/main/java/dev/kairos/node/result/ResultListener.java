@@ -1,7 +1,7 @@
 package dev.kairos.node.result;
 
-import dev.kairos.mq.contract.ResultMessage;
-import dev.kairos.mq.start.CompletionOutcome;
+import dev.kairos.protocol.message.ResultMessage;
+import dev.kairos.protocol.start.CompletionOutcome;
 
 /**
  * Told of every result a node's result consumer handled, after the trigger record was brought up to

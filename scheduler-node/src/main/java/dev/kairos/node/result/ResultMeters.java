@@ -1,7 +1,7 @@
 package dev.kairos.node.result;
 
-import dev.kairos.mq.contract.ResultStatus;
-import dev.kairos.mq.start.CompletionOutcome;
+import dev.kairos.protocol.message.ResultStatus;
+import dev.kairos.protocol.start.CompletionOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

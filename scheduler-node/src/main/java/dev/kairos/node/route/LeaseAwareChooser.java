@@ -1,6 +1,6 @@
 package dev.kairos.node.route;
 
-import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.List;
 import java.util.function.Predicate;
 

@@ -1,7 +1,7 @@
 package dev.kairos.node.route;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;

@@ -1,6 +1,6 @@
 package dev.kairos.node.route;
 
-import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.List;
 
 /** Chooses the one executor slot a trigger is sent to, for one routing strategy. */

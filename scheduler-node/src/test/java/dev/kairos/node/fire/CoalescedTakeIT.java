@@ -12,7 +12,7 @@ import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
-import dev.kairos.mq.contract.MessageCodec;
+import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

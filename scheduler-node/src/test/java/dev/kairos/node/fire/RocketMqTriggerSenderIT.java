@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.RealInfra;
-import dev.kairos.mq.route.SlotQueueSelector;
 import dev.kairos.mq.route.TopicAdmin;
+import dev.kairos.protocol.message.SlotQueueSelector;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

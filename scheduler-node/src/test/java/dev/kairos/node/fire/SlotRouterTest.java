@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.mq.slot.LiveSlots;
-import dev.kairos.mq.slot.SlotInfo;
 import dev.kairos.node.route.Route;
 import dev.kairos.node.route.SlotChoosers;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.core.model.RoutingStrategy;
-import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

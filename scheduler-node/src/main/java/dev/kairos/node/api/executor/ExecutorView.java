@@ -2,7 +2,7 @@ package dev.kairos.node.api.executor;
 
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.store.AppSettings;
-import dev.kairos.mq.slot.SlotInfo;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.List;
 import java.util.TreeSet;
 

@@ -1,8 +1,8 @@
 package dev.kairos.node.api.executor;
 
 import dev.kairos.core.redis.KairosRedis;
-import dev.kairos.mq.slot.SlotInfo;
 import dev.kairos.mq.slot.SlotRegistry;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.List;
 
 /**

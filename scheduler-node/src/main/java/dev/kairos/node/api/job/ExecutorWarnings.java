@@ -1,8 +1,8 @@
 package dev.kairos.node.api.job;
 
 import dev.kairos.core.model.JobDefinition;
-import dev.kairos.mq.slot.SlotInfo;
 import dev.kairos.node.api.executor.LiveSlots;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package dev.kairos.node.lifecycle.guard;
 
-import dev.kairos.mq.slot.SlotInfo;
 import dev.kairos.protocol.lost.LostCandidate;
 import dev.kairos.protocol.lost.OpenTrigger;
 import dev.kairos.protocol.lost.Redispatch;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

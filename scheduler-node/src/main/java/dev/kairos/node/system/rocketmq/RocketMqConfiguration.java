@@ -1,7 +1,7 @@
 package dev.kairos.node.system.rocketmq;
 
-import dev.kairos.mq.contract.ProducerDefaults;
 import dev.kairos.node.system.NodeIdentity;
+import dev.kairos.protocol.message.ProducerDefaults;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;

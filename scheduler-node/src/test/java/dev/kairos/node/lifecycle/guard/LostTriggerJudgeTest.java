@@ -3,10 +3,10 @@ package dev.kairos.node.lifecycle.guard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kairos.mq.slot.SlotInfo;
 import dev.kairos.protocol.lost.LostCandidate;
 import dev.kairos.protocol.lost.OpenTrigger;
 import dev.kairos.protocol.lost.Redispatch;
+import dev.kairos.protocol.slot.SlotInfo;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
