@@ -2,13 +2,11 @@ package dev.kairos.node.lifecycle.guard;
 
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.KairosRedis;
-import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.time.KairosClock;
+import dev.kairos.protocol.cancel.CancelScript;
 import io.lettuce.core.Range;
-import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,22 +14,20 @@ import org.slf4j.MDC;
 
 /**
  * Cancels a trigger on an operator's request. The trigger record changes first, atomically in its
- * shard ({@code cancel_trigger.lua}): a trigger that has not started becomes CANCELLED at once; a
- * running one gets {@code cancelRequested}, and its id is added to the app's cancel set ({@link
- * RedisKeys#cancels}), which every executor of the app polls (docs/executors.md says why this
- * channel). Repeating a cancel is harmless: the record does not change again and the id is
- * re-added, which also repairs a crash between the two writes. Thread-safe.
+ * shard ({@code cancel_trigger.lua}, {@link CancelScript}): a trigger that has not started becomes
+ * CANCELLED at once; a running one gets {@code cancelRequested}, and its id is added to the app's
+ * cancel set ({@link RedisKeys#cancels}), which every executor of the app polls (docs/executors.md
+ * says why this channel). Repeating a cancel is harmless: the record does not change again and the
+ * id is re-added, which also repairs a crash between the two writes. Thread-safe.
  */
 public final class TriggerCanceller {
 
   private static final Logger log = LoggerFactory.getLogger(TriggerCanceller.class);
-  private static final LuaScript CANCEL = LuaScript.load(TriggerCanceller.class, "cancel_trigger");
 
   private final KairosRedis redis;
-  private final RedisKeys keys;
+  private final CancelScript script;
   private final KairosClock clock;
   private final Duration dedupWindow;
-  private final long eventsMaxLen;
 
   public TriggerCanceller(
       KairosRedis redis,
@@ -40,10 +36,10 @@ public final class TriggerCanceller {
       Duration dedupWindow,
       long eventsMaxLen) {
     this.redis = Objects.requireNonNull(redis, "redis");
-    this.keys = Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(keys, "keys");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.dedupWindow = Objects.requireNonNull(dedupWindow, "dedupWindow");
-    this.eventsMaxLen = eventsMaxLen;
+    this.script = new CancelScript(redis, keys, dedupWindow, eventsMaxLen);
   }
 
   /**
@@ -54,30 +50,12 @@ public final class TriggerCanceller {
    */
   public CancelOutcome cancel(String triggerId, String by) {
     String jobId = new TriggerId(triggerId).jobId();
-    int shard = keys.shardOf(jobId);
     long now = clock.nowMs();
-    List<Object> reply =
-        CANCEL.eval(
-            redis.sync(),
-            ScriptOutputType.MULTI,
-            new String[] {
-              RedisKeys.trigger(shard, triggerId),
-              RedisKeys.openTriggers(shard),
-              RedisKeys.events(shard),
-              RedisKeys.job(shard, jobId)
-            },
-            triggerId,
-            jobId,
-            Long.toString(now),
-            by,
-            Long.toString(dedupWindow.toMillis()),
-            Long.toString(eventsMaxLen));
+    CancelScript.Reply reply = script.cancel(triggerId, jobId, now, by);
     CancelOutcome outcome =
         new CancelOutcome(
-            CancelOutcome.Kind.valueOf((String) reply.get(0)),
-            (String) reply.get(1),
-            (String) reply.get(2));
-    String app = (String) reply.get(3);
+            CancelOutcome.Kind.valueOf(reply.outcome()), reply.stateFound(), reply.executor());
+    String app = reply.app();
     if (outcome.kind() == CancelOutcome.Kind.CANCEL_REQUESTED && !app.isEmpty()) {
       notifyExecutors(app, triggerId, now);
     }
