@@ -2,7 +2,7 @@ package dev.kairos.drills;
 
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.redis.TriggerFields;
+import dev.kairos.protocol.record.TriggerFields;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import java.io.IOException;

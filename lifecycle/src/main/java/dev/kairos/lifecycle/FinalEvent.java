@@ -2,8 +2,8 @@ package dev.kairos.lifecycle;
 
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.model.TriggerState;
-import dev.kairos.core.redis.TriggerFields;
-import dev.kairos.core.store.TriggerEvents;
+import dev.kairos.protocol.event.TriggerEvents;
+import dev.kairos.protocol.record.TriggerFields;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.kairos.lifecycle;
 
-import dev.kairos.core.redis.TriggerFields;
+import dev.kairos.protocol.record.TriggerFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,7 +1,7 @@
 package dev.kairos.lifecycle;
 
 import dev.kairos.core.alarm.Alarm;
-import dev.kairos.core.store.AdhocRequest;
+import dev.kairos.protocol.adhoc.AdhocRequest;
 import java.util.List;
 import java.util.Optional;
 

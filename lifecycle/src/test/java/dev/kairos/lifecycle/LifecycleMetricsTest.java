@@ -2,7 +2,7 @@ package dev.kairos.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.core.redis.TriggerFields;
+import dev.kairos.protocol.record.TriggerFields;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.config.MeterFilter;

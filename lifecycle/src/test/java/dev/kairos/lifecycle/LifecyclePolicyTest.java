@@ -9,7 +9,7 @@ import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.model.TriggerKind;
 import dev.kairos.core.model.TriggerState;
-import dev.kairos.core.store.AdhocRequest;
+import dev.kairos.protocol.adhoc.AdhocRequest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

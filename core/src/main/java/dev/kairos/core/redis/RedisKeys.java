@@ -110,7 +110,10 @@ public final class RedisKeys {
     return tag(shard) + "nodes";
   }
 
-  /** HASH: one trigger's record (state, timestamps, executor), see {@link TriggerFields}. */
+  /**
+   * HASH: one trigger's record (state, timestamps, executor), see {@code
+   * dev.kairos.protocol.record.TriggerFields}.
+   */
   public static String trigger(int shard, String triggerId) {
     return tag(shard) + "trigger:" + triggerId;
   }
@@ -155,7 +158,10 @@ public final class RedisKeys {
     return tag(shard) + "adhoc";
   }
 
-  /** HASH: the request of one ad-hoc trigger until it is claimed, see {@code AdhocTriggers}. */
+  /**
+   * HASH: the request of one ad-hoc trigger until it is claimed, see protocol's {@code
+   * AdhocTriggers}.
+   */
   public static String adhocRequest(int shard, String triggerId) {
     return adhocRequestPrefix(shard) + triggerId;
   }

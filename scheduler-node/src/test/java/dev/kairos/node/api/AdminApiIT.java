@@ -702,12 +702,12 @@ class AdminApiIT {
           .hset(
               record,
               Map.of(
-                  dev.kairos.core.redis.TriggerFields.ID, triggerId,
-                  dev.kairos.core.redis.TriggerFields.JOB_ID, jobId,
-                  dev.kairos.core.redis.TriggerFields.FIRE_MS,
+                  dev.kairos.protocol.record.TriggerFields.ID, triggerId,
+                  dev.kairos.protocol.record.TriggerFields.JOB_ID, jobId,
+                  dev.kairos.protocol.record.TriggerFields.FIRE_MS,
                       triggerId.substring(triggerId.lastIndexOf(':') + 1),
-                  dev.kairos.core.redis.TriggerFields.STATE, state,
-                  dev.kairos.core.redis.TriggerFields.EXECUTOR, "exec-doc"));
+                  dev.kairos.protocol.record.TriggerFields.STATE, state,
+                  dev.kairos.protocol.record.TriggerFields.EXECUTOR, "exec-doc"));
       redis.sync().pexpire(record, Duration.ofMinutes(10).toMillis());
     }
 

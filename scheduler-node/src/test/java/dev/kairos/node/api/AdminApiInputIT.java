@@ -5,11 +5,11 @@ import static dev.kairos.node.api.ApiTestNode.VIEWER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.redis.TriggerFields;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
+import dev.kairos.protocol.record.TriggerFields;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;

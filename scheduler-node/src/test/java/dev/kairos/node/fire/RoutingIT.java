@@ -267,8 +267,8 @@ class RoutingIT {
             .routing(RoutingStrategy.FIRST)
             .schedule(dev.kairos.core.model.ScheduleType.API, "")
             .build());
-    dev.kairos.core.store.AdhocTriggers adhoc =
-        new dev.kairos.core.store.AdhocTriggers(redis, keys, clock);
+    dev.kairos.protocol.adhoc.AdhocTriggers adhoc =
+        new dev.kairos.protocol.adhoc.AdhocTriggers(redis, keys, clock);
 
     String onTwo =
         adhoc.triggerNow(id, java.util.Optional.empty(), java.util.OptionalInt.of(2)).value();

@@ -1,7 +1,7 @@
 package dev.kairos.node.api.trigger;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.kairos.core.redis.TriggerFields;
+import dev.kairos.protocol.record.TriggerFields;
 import dev.kairos.sync.history.TriggerRecord;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.kairos.core.store;
+package dev.kairos.protocol.adhoc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,9 @@ import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.model.TriggerKind;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.JobDisabledException;
+import dev.kairos.core.store.JobNotFoundException;
+import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.core.validation.JobValidationException;
 import dev.kairos.devinfra.EmbeddedRedisCluster;

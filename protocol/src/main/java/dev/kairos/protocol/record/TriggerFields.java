@@ -1,4 +1,6 @@
-package dev.kairos.core.redis;
+package dev.kairos.protocol.record;
+
+import dev.kairos.core.redis.RedisKeys;
 
 /** Field names of the trigger HASH ({@link RedisKeys#trigger}); scripts use the same names. */
 public final class TriggerFields {

@@ -1,4 +1,4 @@
-package dev.kairos.core.store;
+package dev.kairos.protocol.adhoc;
 
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.TriggerId;
@@ -6,6 +6,8 @@ import dev.kairos.core.redis.JobFields;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.JobDisabledException;
+import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.core.validation.JobValidationException;
 import dev.kairos.core.validation.ValidationProblem;

@@ -1,4 +1,4 @@
-package dev.kairos.core.store;
+package dev.kairos.protocol.event;
 
 /**
  * The trigger events that scripts append to a shard's stream ({@code kairos:{s}:events}); the
@@ -13,9 +13,10 @@ package dev.kairos.core.store;
  *       executor and startedMs; endedMs, message and {@code late} for a result after a final
  *       state).
  *   <li>{@code TRIGGER_MOVED}: a dead node's entry moved to another node by the leader.
- *   <li>{@code TRIGGER_LOG}: handler log lines of a running trigger ({@code append_trigger_log.lua}
- *       in executor-mq): fireMs, and one field {@code L<seq>} per line holding {@code
- *       LogLine.encodeBody()}. It changes no state; persistence-sync copies the lines.
+ *   <li>{@code TRIGGER_LOG}: handler log lines of a running trigger ({@code
+ *       append_trigger_log.lua}, sent by the executor): fireMs, and one field {@code L<seq>} per
+ *       line holding {@code LogLine.encodeBody()}. It changes no state; persistence-sync copies the
+ *       lines.
  * </ul>
  */
 public final class TriggerEvents {

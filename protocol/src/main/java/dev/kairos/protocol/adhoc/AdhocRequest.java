@@ -1,4 +1,4 @@
-package dev.kairos.core.store;
+package dev.kairos.protocol.adhoc;
 
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.TriggerId;
