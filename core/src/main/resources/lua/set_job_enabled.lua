@@ -13,8 +13,11 @@
 -- ARGV[5]  approximate MAXLEN of the events stream
 -- ARGV[6]  now, epoch ms (cluster time): updatedMs and the event
 --
--- Disabling bumps scheduleVersion (claimed fires are dropped at fire time) and leaves the due
--- ZSET. Enabling puts the job back at ARGV[3]. version goes up by one either way.
+-- Disabling leaves the due ZSET; fires already claimed are dropped when they are taken or start
+-- while the job is disabled (take_due, claim_start read 'enabled'). It keeps scheduleVersion: a
+-- fire claimed before a disable and due after the re-enable still runs (the schedule did not
+-- change), and the re-enabled job's next claim finds that fire claimed (a duplicate, skipped).
+-- Enabling puts the job back at ARGV[3]. version goes up by one either way.
 --
 -- Appends  type JOB_UPSERTED ms <now> <every field of the stored hash>
 -- Returns  {'NOT_FOUND'}; {'RETRY'} when enabling and the schedule changed since ARGV[3] was
@@ -65,7 +68,7 @@ if enable == 'true' then
 else
   redis.call('ZREM', due, id)
   redis.call('HDEL', job, 'nextFireMs')
-  redis.call('HSET', job, 'enabled', 'false', 'scheduleVersion', tonumber(cur[2]) + 1)
+  redis.call('HSET', job, 'enabled', 'false')
   countApp(apps, cur[4], -1)
 end
 redis.call('HSET', job, 'version', tonumber(cur[1]) + 1, 'updatedMs', now)

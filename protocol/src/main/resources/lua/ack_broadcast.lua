@@ -3,15 +3,13 @@
 --
 -- KEYS[1]  kairos:{s}:inflight:<N>      ZSET  (N's own key)
 -- KEYS[2]  kairos:{s}:trigger:<parent>  HASH  the fire's own record
--- KEYS[3]  kairos:{s}:events            STREAM
--- KEYS[4]  kairos:{s}:open              ZSET  open triggers (RedisKeys.openTriggers)
+-- KEYS[3]  kairos:{s}:open              ZSET  open triggers (RedisKeys.openTriggers)
 --
 -- ARGV[1]  parent trigger id
 -- ARGV[2]  now, epoch ms
 -- ARGV[3]  the fan-out's slots, comma-separated (shard i was sent to the i-th)
--- ARGV[4]  approximate MAXLEN of the events stream
--- ARGV[5]  trigger key prefix  kairos:{s}:trigger:
--- ARGV[6], ARGV[7], ...  pairs of (shard trigger id, slot) that were sent
+-- ARGV[4]  trigger key prefix  kairos:{s}:trigger:
+-- ARGV[5], ARGV[6], ...  pairs of (shard trigger id, slot) that were sent
 --
 -- Each sent shard record moves CLAIMED -> DISPATCHED (dispatchedMs, slot) and enters the open
 -- index like any dispatched trigger, so the lost-trigger monitor watches every shard on its own.
@@ -22,19 +20,16 @@
 -- Returns {parentRemoved, shardsMoved}: parentRemoved 0 when the parent was no longer in
 --         inflight:N (the leader moved it; its new node re-sends with the same fan-out).
 
-local inflight, parentKey, events, open = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local parentId, now, slots, maxlen, prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local inflight, parentKey, open = KEYS[1], KEYS[2], KEYS[3]
+local parentId, now, slots, prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 local moved = 0
-for i = 6, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   local id, slot = ARGV[i], ARGV[i + 1]
   local key = prefix .. id
   if redis.call('HGET', key, 'state') == 'CLAIMED' then
     redis.call('HSET', key, 'state', 'DISPATCHED', 'dispatchedMs', now, 'slot', slot)
     redis.call('ZADD', open, now, id)
-    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-      'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', redis.call('HGET', key, 'jobId'),
-      'state', 'DISPATCHED', 'slot', slot, 'ms', now)
     moved = moved + 1
   end
 end
@@ -42,9 +37,5 @@ end
 local removed = redis.call('ZREM', inflight, parentId)
 if removed == 1 and redis.call('HGET', parentKey, 'state') == 'CLAIMED' then
   redis.call('HSET', parentKey, 'state', 'DISPATCHED', 'dispatchedMs', now, 'slot', slots)
-  redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-    'type', 'TRIGGER_UPDATED', 'triggerId', parentId,
-    'jobId', redis.call('HGET', parentKey, 'jobId'),
-    'state', 'DISPATCHED', 'slot', slots, 'ms', now)
 end
 return {removed, moved}

@@ -3,18 +3,20 @@
 --
 -- KEYS[1]  kairos:{s}:fence    STRING  highest term that wrote to the shard
 -- KEYS[2]  kairos:{s}:due      ZSET    job id -> next fire ms (+inf = parked)
--- KEYS[3]  kairos:{s}:events   STREAM  change events for persistence-sync
--- KEYS[4]  kairos:{s}:nodes    SET     node names owning wheel/inflight keys in the shard
--- KEYS[5]  kairos:{s}:adhoc    ZSET    ad-hoc trigger id -> due ms (only when A > 0)
+-- KEYS[3]  kairos:{s}:nodes    SET     node names owning wheel/inflight keys in the shard
+-- KEYS[4]  kairos:{s}:adhoc    ZSET    ad-hoc trigger id -> due ms (only when A > 0)
 --
 -- ARGV[1]  term of the caller
 -- ARGV[2]  now, epoch ms (cluster time)
 -- ARGV[3]  dedup window D in ms: trigger records expire at fireMs + D
--- ARGV[4]  approximate MAXLEN of the events stream
--- ARGV[5]  job key prefix      kairos:{s}:job:
--- ARGV[6]  trigger key prefix  kairos:{s}:trigger:
--- ARGV[7]  wheel key prefix    kairos:{s}:wheel:
--- ARGV[8]  J, the number of jobs that follow; then per job:
+-- ARGV[4]  job key prefix          kairos:{s}:job:
+-- ARGV[5]  trigger key prefix      kairos:{s}:trigger:
+-- ARGV[6]  wheel key prefix        kairos:{s}:wheel:
+-- ARGV[7]  tombstone key prefix    kairos:{s}:ended:     (RedisKeys.ended)
+-- ARGV[8]  tombstone bucket width in ms                  (RedisKeys.ENDED_BUCKET_MS)
+-- ARGV[9]  job trigger index prefix kairos:{s}:jobtriggers:
+-- ARGV[10] job trigger index size: the newest this many triggers of a job are kept
+-- ARGV[11] J, the number of jobs that follow; then per job:
 --            jobId, expected due score (ms), new due score, expected scheduleVersion, F,
 --            then F pairs: fireMs, node
 --          new due score: a number of ms, "+inf" to park (FIXED_DELAY waits for its trigger
@@ -25,18 +27,24 @@
 --
 -- Per job, a CAS: the job is skipped (nothing written) unless its current due score equals
 -- the expected one and its scheduleVersion is unchanged, so two scanners of the same term, or
--- a scan racing an API update, claim a fire at most once. A fire whose trigger record already
--- exists is not claimed again (counted as a duplicate), except a scheduled one still CLAIMED
--- under an older schedule version: it is adopted at the current version (no new wheel entry,
--- no event), so a disable and re-enable, or an update, does not drop the fires already claimed
--- for instants the current schedule also fires at.
+-- a scan racing an API update, claim a fire at most once. A fire whose trigger record (or, once
+-- its history is synced, its tombstone) already exists is not claimed again (counted as a
+-- duplicate), except a scheduled one still CLAIMED under an older schedule version: it is adopted
+-- at the current version (no new wheel entry), so an update does not drop the fires already
+-- claimed for instants the current schedule also fires at.
 --
 -- Per ad-hoc trigger (submit_adhoc.lua wrote its request), a CAS on its ad-hoc entry: only the
 -- call that removes the entry claims it, so racing scanners claim it once. The claim writes the
 -- wheel entry at the due score, the trigger record (CLAIMED, with kind, attempt, parent, depth,
--- params override, target slot and schedule version from the request, TTL max(due, now) + D) and a
--- TRIGGER_CLAIMED event, and deletes the request. An entry without a request, or whose record
--- already exists, is removed without a claim.
+-- params override, target slot and schedule version from the request, TTL max(due, now) + D) and
+-- deletes the request. An entry without a request, or whose record already exists, is removed
+-- without a claim.
+--
+-- Every claimed trigger enters its job's trigger index (score = fire time), trimmed to the
+-- newest ARGV[10] now and then and kept a minute past its newest record's expiry. A claim writes
+-- no stream event: the history learns of a trigger from its one TRIGGER_ENDED event.
+-- A record is claimed with quietSuccess = 1 when a SUCCESS of it needs no lifecycle reaction (its
+-- job has no child jobs and is not FIXED_DELAY); complete_trigger.lua passes that on.
 --
 -- Returns {0, fence}                                  rejected: term < fence, nothing written
 --         {1, term, duplicates, r_1, ..., r_J, a_1, ..., a_A}
@@ -55,15 +63,55 @@ end
 
 local now = tonumber(ARGV[2])
 local dedup = tonumber(ARGV[3])
-local maxlen = ARGV[4]
-local jobPrefix, triggerPrefix, wheelPrefix = ARGV[5], ARGV[6], ARGV[7]
-local jobs = tonumber(ARGV[8])
-local due, events, nodes = KEYS[2], KEYS[3], KEYS[4]
+local jobPrefix, triggerPrefix, wheelPrefix = ARGV[4], ARGV[5], ARGV[6]
+local endedPrefix, bucketMs = ARGV[7], tonumber(ARGV[8])
+local indexPrefix, indexSize = ARGV[9], tonumber(ARGV[10])
+local jobs = tonumber(ARGV[11])
+local due, nodes = KEYS[2], KEYS[3]
 
 local result = {1, term, 0}
 local duplicates = 0
 local knownNodes = {}
-local i = 9
+
+local function onWheel(node, fireMs, triggerId)
+  redis.call('ZADD', wheelPrefix .. node, fireMs, triggerId)
+  if not knownNodes[node] then
+    redis.call('SADD', nodes, node)
+    knownNodes[node] = true
+  end
+end
+
+-- A SUCCESS of this job needs no lifecycle reaction: no child jobs and not FIXED_DELAY.
+local function quietOf(childJobIds, scheduleType)
+  if (childJobIds == nil or childJobIds == false or childJobIds == '') and
+      scheduleType ~= 'FIXED_DELAY' then
+    return '1'
+  end
+  return '0'
+end
+
+local function index(jobId, triggerId, fireMs)
+  local key = indexPrefix .. jobId
+  redis.call('ZADD', key, fireMs, triggerId)
+  -- Trimmed a quarter past the size at a time, so a job firing often pays one trim per that many
+  -- claims instead of one per claim.
+  if redis.call('ZCARD', key) > indexSize + math.floor(indexSize / 4) then
+    redis.call('ZREMRANGEBYRANK', key, 0, -(indexSize + 1))
+  end
+  -- Expires a minute after its newest record would, re-armed only when that moves past it.
+  local expireAt = math.max(tonumber(fireMs), now) + dedup
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 or now + ttl < expireAt then
+    redis.call('PEXPIREAT', key, expireAt + 60000)
+  end
+end
+
+local function tombstoned(triggerId, fireMs)
+  local bucket = math.floor(tonumber(fireMs) / bucketMs)
+  return redis.call('HEXISTS', endedPrefix .. bucket, triggerId) == 1
+end
+
+local i = 12
 for _ = 1, jobs do
   local jobId, expected, newScore, version = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local fires = tonumber(ARGV[i + 4])
@@ -72,10 +120,11 @@ for _ = 1, jobs do
 
   local jobKey = jobPrefix .. jobId
   local current = redis.call('ZSCORE', due, jobId)
-  local currentVersion = redis.call('HGET', jobKey, 'scheduleVersion')
-  if (not current) or tonumber(current) ~= tonumber(expected) or currentVersion ~= version then
+  local job = redis.call('HMGET', jobKey, 'scheduleVersion', 'childJobIds', 'scheduleType')
+  if (not current) or tonumber(current) ~= tonumber(expected) or job[1] ~= version then
     result[#result + 1] = -1
   else
+    local quiet = quietOf(job[2], job[3])
     local claimed = 0
     local lastFire = nil
     for f = 0, fires - 1 do
@@ -87,31 +136,26 @@ for _ = 1, jobs do
       if existing[1] then
         if existing[1] == 'CLAIMED' and existing[2] ~= version
             and (not existing[3] or existing[3] == 'SCHEDULED') then
-          -- Claimed under an older schedule version and not yet taken (a disable and re-enable,
-          -- or an update, between its claim and its fire time): the current schedule fires at
-          -- this instant too, so the fire is adopted at the current version and its wheel entry
-          -- fires it. Left alone, take_due would drop it as stale and nothing would claim it again.
+          -- Claimed under an older schedule version and not yet taken (an update between its
+          -- claim and its fire time): the current schedule fires at this instant too, so the fire
+          -- is adopted at the current version and its wheel entry fires it. Left alone, take_due
+          -- would drop it as stale and nothing would claim it again.
           redis.call('HSET', triggerKey, 'scheduleVersion', version, 'term', term)
           claimed = claimed + 1
           lastFire = fireMs
         else
           duplicates = duplicates + 1
         end
+      elseif tombstoned(triggerId, fireMs) then
+        duplicates = duplicates + 1
       else
-        redis.call('ZADD', wheelPrefix .. node, fireMs, triggerId)
-        if not knownNodes[node] then
-          redis.call('SADD', nodes, node)
-          knownNodes[node] = true
-        end
+        onWheel(node, fireMs, triggerId)
         redis.call('HSET', triggerKey,
           'id', triggerId, 'jobId', jobId, 'fireMs', fireMs, 'state', 'CLAIMED',
           'scheduleVersion', version, 'node', node, 'term', term, 'claimedMs', now,
-          'attempt', 1)
+          'attempt', 1, 'quietSuccess', quiet)
         redis.call('PEXPIREAT', triggerKey, math.max(tonumber(fireMs), now) + dedup)
-        redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-          'type', 'TRIGGER_CLAIMED', 'triggerId', triggerId, 'jobId', jobId,
-          'state', 'CLAIMED', 'fireMs', fireMs, 'node', node, 'term', term,
-          'scheduleVersion', version, 'attempt', 1, 'ms', now)
+        index(jobId, triggerId, fireMs)
         claimed = claimed + 1
         lastFire = fireMs
       end
@@ -148,9 +192,9 @@ for _ = 1, adhocs do
   local triggerId, node = ARGV[i], ARGV[i + 1]
   i = i + 2
   local claimed = 0
-  local score = redis.call('ZSCORE', KEYS[5], triggerId)
+  local score = redis.call('ZSCORE', KEYS[4], triggerId)
   if score then
-    redis.call('ZREM', KEYS[5], triggerId)
+    redis.call('ZREM', KEYS[4], triggerId)
     local requestKey = requestPrefix .. triggerId
     local r = redis.call('HMGET', requestKey, 'jobId', 'attempt', 'kind', 'depth', 'requestedMs',
       'parentTriggerId', 'scheduleVersion', 'params', 'targetSlot')
@@ -158,28 +202,18 @@ for _ = 1, adhocs do
     local triggerKey = triggerPrefix .. triggerId
     if r[1] and redis.call('EXISTS', triggerKey) == 0 then
       local fireMs = score
-      redis.call('ZADD', wheelPrefix .. node, fireMs, triggerId)
-      if not knownNodes[node] then
-        redis.call('SADD', nodes, node)
-        knownNodes[node] = true
-      end
+      onWheel(node, fireMs, triggerId)
+      local job = redis.call('HMGET', jobPrefix .. r[1], 'childJobIds', 'scheduleType')
       local record = {'id', triggerId, 'jobId', r[1], 'fireMs', fireMs, 'state', 'CLAIMED',
         'node', node, 'term', term, 'claimedMs', now, 'attempt', r[2], 'kind', r[3],
-        'depth', r[4], 'requestedMs', r[5]}
-      local event = {'type', 'TRIGGER_CLAIMED', 'triggerId', triggerId, 'jobId', r[1],
-        'state', 'CLAIMED', 'fireMs', fireMs, 'node', node, 'term', term, 'attempt', r[2],
-        'kind', r[3], 'depth', r[4]}
+        'depth', r[4], 'requestedMs', r[5], 'quietSuccess', quietOf(job[1], job[2])}
       if r[6] then
         record[#record + 1] = 'parentTriggerId'
         record[#record + 1] = r[6]
-        event[#event + 1] = 'parentTriggerId'
-        event[#event + 1] = r[6]
       end
       if r[7] then
         record[#record + 1] = 'scheduleVersion'
         record[#record + 1] = r[7]
-        event[#event + 1] = 'scheduleVersion'
-        event[#event + 1] = r[7]
       end
       if r[8] then
         record[#record + 1] = 'params'
@@ -189,11 +223,9 @@ for _ = 1, adhocs do
         record[#record + 1] = 'targetSlot'
         record[#record + 1] = r[9]
       end
-      event[#event + 1] = 'ms'
-      event[#event + 1] = now
       redis.call('HSET', triggerKey, unpack(record))
       redis.call('PEXPIREAT', triggerKey, math.max(tonumber(fireMs), now) + dedup)
-      redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', unpack(event))
+      index(r[1], triggerId, fireMs)
       claimed = 1
     else
       duplicates = duplicates + 1

@@ -7,8 +7,10 @@
 --   the shard's open-trigger ZSET kairos:{s}:open (a final trigger leaves it)
 -- ARGV[1]  dedup window D in ms
 -- ARGV[2]  approximate MAXLEN of the events stream
+-- ARGV[3]  tombstone bucket width in ms (RedisKeys.ENDED_BUCKET_MS)
 -- then per shard, in the order of KEYS:
 --   trigger key prefix   kairos:{s}:trigger:   (the record HASH, fields: TriggerFields)
+--   tombstone prefix     kairos:{s}:ended:
 --   n, the number of its triggers, then n groups of 6:
 --     trigger id, job id, scheduled fire time (epoch ms; used when the record has none), executor
 --     instance id (must be the one that started it), final state (SUCCESS | FAIL | TIMEOUT |
@@ -26,57 +28,61 @@
 --     lateResult is already there, unchanged and no event => LATE (the same run's result again:
 --     the scheduler's result consumer completes every result a second time, and retries)
 --   final, another executor             -> unchanged                                => NOT_OWNER
+--   record gone, its tombstone there (ended in SUCCESS, synced, compacted) -> unchanged
+--                                                                                  => ALREADY
 --   record missing (expired after D, or lost in a failover) -> recreated final      => RECREATED
--- Every write appends a TRIGGER_UPDATED event and keeps the record D past the change. A SUCCESS
--- whose record says quietSuccess=1 (take_due: no child jobs, not FIXED_DELAY) adds quiet=1 and
--- the record's claimedMs and startedMs to its event, so the lifecycle need not read anything.
--- A final event carries the record's dispatchedMs when it has one.
+-- A final state appends the trigger's one TRIGGER_ENDED event, carrying every field of its record
+-- (claim, dispatch, start and end), and keeps the record D past the change; a SUCCESS whose record
+-- says quietSuccess=1 (claim_fires: no child jobs, not FIXED_DELAY) adds quiet=1, so the lifecycle
+-- knows it needs no reaction. A late result appends TRIGGER_LATE (state, executor, endedMs,
+-- message of the late result).
 --
 -- Returns, per trigger in the order of ARGV, {outcome, nowMs, state found ('' when missing)}.
 redis.replicate_commands()
 
 local window = tonumber(ARGV[1])
 local maxlen = ARGV[2]
+local bucketMs = tonumber(ARGV[3])
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local function complete(events, open, prefix, id, job, fireArg, executor, final, message)
+local function complete(events, open, prefix, endedPrefix, id, job, fireArg, executor, final,
+    message)
   local key = prefix .. id
-  local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor', 'quietSuccess',
-    'claimedMs', 'startedMs', 'dispatchedMs')
+  local found = redis.call('HMGET', key, 'state', 'fireMs', 'executor', 'quietSuccess')
   local state, executorFound = found[1], found[3]
   local fire = tonumber(found[2]) or tonumber(fireArg)
-
-  local function event(newState, late)
-    local fields = {'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', job, 'state', newState,
-      'fireMs', tostring(fire), 'executor', executor, 'endedMs', tostring(now),
-      'message', message, 'late', late, 'ts', tostring(now)}
-    if late == '0' and found[7] then
-      -- The node records most dispatch times after the start (its acks are grouped), with no
-      -- event of their own: the end carries it to the history.
-      fields[#fields + 1], fields[#fields + 2] = 'dispatchedMs', found[7]
-    end
-    if newState == 'SUCCESS' and late == '0' and found[4] == '1' then
-      -- Needs no lifecycle reaction: the event carries what the lifecycle's metrics read.
-      local n = #fields
-      fields[n + 1], fields[n + 2] = 'quiet', '1'
-      fields[n + 3], fields[n + 4] = 'claimedMs', found[5] or ''
-      fields[n + 5], fields[n + 6] = 'startedMs', found[6] or ''
-    end
-    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', unpack(fields))
-  end
 
   local function finish(outcome)
     redis.call('HSET', key, 'state', final, 'executor', executor, 'endedMs', tostring(now),
       'message', message)
     redis.call('PEXPIREAT', key, math.max(fire + window, now + window))
     redis.call('ZREM', open, id)
-    event(final, '0')
+    local fields = redis.call('HGETALL', key)
+    local event = {'type', 'TRIGGER_ENDED', 'triggerId', id, 'jobId', job}
+    for k = 1, #fields, 2 do
+      local name = fields[k]
+      if name ~= 'id' and name ~= 'jobId' and name ~= 'quietSuccess' and name ~= 'targetSlot' then
+        event[#event + 1] = name
+        event[#event + 1] = fields[k + 1]
+      end
+    end
+    if final == 'SUCCESS' and found[4] == '1' then
+      event[#event + 1] = 'quiet'
+      event[#event + 1] = '1'
+    end
+    event[#event + 1] = 'ms'
+    event[#event + 1] = tostring(now)
+    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', unpack(event))
     return {outcome, now, state or ''}
   end
 
   if not state then
+    local tomb = redis.call('HGET', endedPrefix .. math.floor(fire / bucketMs), id)
+    if tomb then
+      return {'ALREADY', now, tomb}
+    end
     redis.call('HSET', key, 'id', id, 'jobId', job, 'fireMs', tostring(fire), 'recreated', '1')
     return finish('RECREATED')
   end
@@ -106,18 +112,22 @@ local function complete(events, open, prefix, id, job, fireArg, executor, final,
   end
   redis.call('HSET', key, 'lateResult', final .. '|' .. now .. '|' .. message)
   redis.call('PEXPIREAT', key, math.max(fire + window, now + window))
-  event(state, '1')
+  redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
+    'type', 'TRIGGER_LATE', 'triggerId', id, 'jobId', job, 'fireMs', tostring(fire),
+    'state', final, 'executor', executor, 'endedMs', tostring(now), 'message', message,
+    'ms', tostring(now))
   return {'LATE', now, state}
 end
 
 local result = {}
-local i = 3
+local i = 4
 for k = 1, #KEYS, 2 do
-  local events, open, prefix, n = KEYS[k], KEYS[k + 1], ARGV[i], tonumber(ARGV[i + 1])
-  i = i + 2
+  local events, open = KEYS[k], KEYS[k + 1]
+  local prefix, endedPrefix, n = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  i = i + 3
   for _ = 1, n do
-    result[#result + 1] = complete(events, open, prefix, ARGV[i], ARGV[i + 1], ARGV[i + 2],
-      ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
+    result[#result + 1] = complete(events, open, prefix, endedPrefix, ARGV[i], ARGV[i + 1],
+      ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
     i = i + 6
   end
 end

@@ -15,7 +15,7 @@
 --
 -- Per trigger: RUNNING by the expected executor -> LOST (endedMs, message), or CANCELLED when an
 -- operator had asked to cancel it (the retry policy must not run it again); it leaves the open
--- index and a TRIGGER_UPDATED event is appended (the lifecycle worker turns LOST into a retry).
+-- index and its TRIGGER_ENDED event is appended (the lifecycle worker turns LOST into a retry).
 -- The executor's late result, if it ever comes, is recorded beside it (complete_trigger LATE).
 --
 -- Returns {0, fence}                 rejected: term < fence, nothing written
@@ -37,6 +37,22 @@ local maxlen = ARGV[4]
 local triggerPrefix = ARGV[5]
 local n = tonumber(ARGV[6])
 
+-- The trigger's one TRIGGER_ENDED event: every field its record holds.
+local function ended(key, id, jobId)
+  local fields = redis.call('HGETALL', key)
+  local event = {'type', 'TRIGGER_ENDED', 'triggerId', id, 'jobId', jobId}
+  for k = 1, #fields, 2 do
+    local name = fields[k]
+    if name ~= 'id' and name ~= 'jobId' and name ~= 'quietSuccess' and name ~= 'targetSlot' then
+      event[#event + 1] = name
+      event[#event + 1] = fields[k + 1]
+    end
+  end
+  event[#event + 1] = 'ms'
+  event[#event + 1] = tostring(now)
+  redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', unpack(event))
+end
+
 local result = {1, term}
 for k = 0, n - 1 do
   local id, executor, message = ARGV[7 + 3 * k], ARGV[8 + 3 * k], ARGV[9 + 3 * k]
@@ -54,10 +70,7 @@ for k = 0, n - 1 do
     redis.call('HSET', key, 'state', final, 'endedMs', now, 'message', message)
     redis.call('PEXPIREAT', key, math.max(fire + window, now + window))
     redis.call('ZREM', open, id)
-    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-      'type', 'TRIGGER_UPDATED', 'triggerId', id,
-      'jobId', t[3] or string.match(id, '^([^:]+):'), 'state', final, 'executor', executor,
-      'message', message, 'term', term, 'ms', now)
+    ended(key, id, t[3] or string.match(id, '^([^:]+):'))
     result[#result + 1] = final
   end
 end

@@ -17,15 +17,18 @@
 -- ARGV[6]  trigger key prefix  kairos:{s}:trigger:
 -- ARGV[7]  wheel key prefix    kairos:{s}:wheel:
 -- ARGV[8]  approximate MAXLEN of the events stream
--- ARGV[9]  T, the number of target nodes; ARGV[10..9+T] their names (live, never D)
+-- ARGV[9]  tombstone key prefix  kairos:{s}:ended:
+-- ARGV[10] tombstone bucket width in ms
+-- ARGV[11] T, the number of target nodes; ARGV[12..11+T] their names (live, never D)
 --
 -- Inflight entries go first (they were being sent when D died; they are re-sent by the target,
 -- a possible duplicate publish that the executor's start claim absorbs). Every entry lands on a
--- target's wheel at its fire time, targets taken in turn; its record's node changes and a
--- TRIGGER_MOVED event is appended. Entries whose job is gone, disabled or (scheduled fires
--- only, not ad-hoc triggers with a 'kind') at another scheduleVersion are dropped
--- (DROPPED_STALE, counted); entries whose trigger already started
--- or ended are removed without a move.
+-- target's wheel at its fire time, targets taken in turn; its record's node changes (no stream
+-- event: the trigger's TRIGGER_ENDED carries the node that last held it). Entries whose job is
+-- gone, disabled or (scheduled fires only, not ad-hoc triggers with a 'kind') at another
+-- scheduleVersion are dropped (DROPPED_STALE with its TRIGGER_ENDED event, counted); entries whose
+-- trigger already started or ended (its record, or only its tombstone, says so) are removed
+-- without a move.
 --
 -- Returns {0, fence}                                          rejected: term < fence
 --         {1, term, dropped, remaining, id_1, fireMs_1, target_1, ...}
@@ -43,9 +46,10 @@ end
 local nodes, wheel, inflight, events = KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local now, dead, limit = ARGV[2], ARGV[3], tonumber(ARGV[4])
 local jobPrefix, triggerPrefix, wheelPrefix, maxlen = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local endedPrefix, bucketMs = ARGV[9], tonumber(ARGV[10])
 local targets = {}
-for t = 1, tonumber(ARGV[9]) do
-  local target = ARGV[9 + t]
+for t = 1, tonumber(ARGV[11]) do
+  local target = ARGV[11 + t]
   if target == dead then
     return redis.error_reply('dead node ' .. dead .. ' cannot be a move target')
   end
@@ -68,6 +72,11 @@ local function move(source, triggerId)
   if state and state ~= 'CLAIMED' and state ~= 'DISPATCHED' then
     return
   end
+  local idFire = string.match(triggerId, '^[^:]+:(%d+)')
+  if not state and idFire and redis.call('HEXISTS',
+      endedPrefix .. math.floor(tonumber(idFire) / bucketMs), triggerId) == 1 then
+    return -- ended, synced and compacted: only its tombstone is left
+  end
   local j = redis.call('HMGET', jobPrefix .. jobId, 'scheduleVersion', 'enabled')
   local reason = nil
   if not state then
@@ -80,13 +89,28 @@ local function move(source, triggerId)
     reason = 'schedule version ' .. tostring(t[2]) .. ' is now ' .. j[1]
   end
   if reason then
+    local event = {'type', 'TRIGGER_ENDED', 'triggerId', triggerId, 'jobId', jobId}
     if state then
       redis.call('HSET', triggerKey, 'state', 'DROPPED_STALE', 'endedMs', now, 'message', reason)
+      local fields = redis.call('HGETALL', triggerKey)
+      for k = 1, #fields, 2 do
+        local name = fields[k]
+        if name ~= 'id' and name ~= 'jobId' and name ~= 'quietSuccess' and name ~= 'targetSlot' then
+          event[#event + 1] = name
+          event[#event + 1] = fields[k + 1]
+        end
+      end
+    else
+      local rest = {'fireMs', idFire or '', 'state', 'DROPPED_STALE', 'endedMs', now,
+        'message', reason}
+      for k = 1, #rest do
+        event[#event + 1] = rest[k]
+      end
     end
+    event[#event + 1] = 'ms'
+    event[#event + 1] = now
     redis.call('ZREM', KEYS[6], triggerId)
-    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-      'type', 'TRIGGER_UPDATED', 'triggerId', triggerId, 'jobId', jobId,
-      'state', 'DROPPED_STALE', 'message', reason, 'ms', now)
+    redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', unpack(event))
     dropped = dropped + 1
     return
   end
@@ -96,9 +120,6 @@ local function move(source, triggerId)
   redis.call('ZADD', wheelPrefix .. target, fireMs, triggerId)
   redis.call('SADD', nodes, target)
   redis.call('HSET', triggerKey, 'node', target)
-  redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-    'type', 'TRIGGER_MOVED', 'triggerId', triggerId, 'jobId', jobId,
-    'from', dead, 'node', target, 'term', term, 'ms', now)
   result[#result + 1] = triggerId
   result[#result + 1] = fireMs
   result[#result + 1] = target

@@ -15,7 +15,7 @@
 -- ARGV[5]  approximate MAXLEN of the events stream
 --
 -- The entry leaves inflight:N; a trigger not yet RUNNING or final becomes NO_EXECUTOR
--- (endedMs, message) with an event. A FIXED_DELAY job parked for this trigger (due score +inf,
+-- (endedMs, message) with its TRIGGER_ENDED event (every field of its record). A FIXED_DELAY job parked for this trigger (due score +inf,
 -- same scheduleVersion) is re-armed at now + its delay, since the trigger ended without running,
 -- unless a retry follows (attempt <= the job's retryCount): then the lifecycle worker re-arms it
 -- when the retry chain ends, so a retry never overlaps the next scheduled fire.
@@ -27,13 +27,22 @@ if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then
   return 0
 end
 local now = tonumber(ARGV[3])
-local t = redis.call('HMGET', KEYS[2], 'state', 'scheduleVersion')
+local t = redis.call('HMGET', KEYS[2], 'state', 'scheduleVersion', 'attempt')
 if t[1] == 'CLAIMED' or t[1] == 'DISPATCHED' then
   redis.call('HSET', KEYS[2], 'state', 'NO_EXECUTOR', 'endedMs', ARGV[3], 'message', ARGV[4])
   redis.call('ZREM', KEYS[6], ARGV[1])
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*',
-    'type', 'TRIGGER_UPDATED', 'triggerId', ARGV[1], 'jobId', ARGV[2],
-    'state', 'NO_EXECUTOR', 'message', ARGV[4], 'ms', ARGV[3])
+  local fields = redis.call('HGETALL', KEYS[2])
+  local event = {'type', 'TRIGGER_ENDED', 'triggerId', ARGV[1], 'jobId', ARGV[2]}
+  for k = 1, #fields, 2 do
+    local name = fields[k]
+    if name ~= 'id' and name ~= 'jobId' and name ~= 'quietSuccess' and name ~= 'targetSlot' then
+      event[#event + 1] = name
+      event[#event + 1] = fields[k + 1]
+    end
+  end
+  event[#event + 1] = 'ms'
+  event[#event + 1] = ARGV[3]
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', unpack(event))
   local j = redis.call('HMGET', KEYS[5], 'scheduleType', 'schedule', 'scheduleVersion',
     'retryCount')
   local score = redis.call('ZSCORE', KEYS[4], ARGV[2])

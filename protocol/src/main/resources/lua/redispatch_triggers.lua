@@ -16,12 +16,12 @@
 --
 -- Per trigger:
 --   DISPATCHED, fire time within D -> slot = target, dispatchedMs = now, redispatches + 1,
---                                     re-scored in the open index, event     => accepted
+--                                     re-scored in the open index (no event) => accepted
 --   DISPATCHED, fire time older than D -> EXPIRED (an executor would refuse to start it),
---                                     leaves the open index, event           => expired
+--                                     leaves the open index, TRIGGER_ENDED   => expired
 --   DISPATCHED, target slot -1          -> NO_EXECUTOR (no live executor of the app hosts the
 --                                     handler since the start timeout; the retry policy decides),
---                                     leaves the open index, event           => no executor
+--                                     leaves the open index, TRIGGER_ENDED   => no executor
 --   anything else (started, final, gone)  -> unchanged                       => skipped
 --
 -- Returns {0, fence}                  rejected: term < fence, nothing written
@@ -45,6 +45,22 @@ local maxlen = ARGV[4]
 local triggerPrefix, jobPrefix = ARGV[5], ARGV[6]
 local n = tonumber(ARGV[7])
 
+-- The trigger's one TRIGGER_ENDED event: every field its record holds.
+local function ended(key, id, jobId)
+  local fields = redis.call('HGETALL', key)
+  local event = {'type', 'TRIGGER_ENDED', 'triggerId', id, 'jobId', jobId}
+  for k = 1, #fields, 2 do
+    local name = fields[k]
+    if name ~= 'id' and name ~= 'jobId' and name ~= 'quietSuccess' and name ~= 'targetSlot' then
+      event[#event + 1] = name
+      event[#event + 1] = fields[k + 1]
+    end
+  end
+  event[#event + 1] = 'ms'
+  event[#event + 1] = tostring(now)
+  redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', unpack(event))
+end
+
 local result = {1, term}
 for k = 0, n - 1 do
   local id, slot = ARGV[8 + 2 * k], ARGV[9 + 2 * k]
@@ -59,26 +75,19 @@ for k = 0, n - 1 do
       redis.call('HSET', key, 'state', 'EXPIRED', 'endedMs', now,
         'message', 'never started within the dedup window')
       redis.call('ZREM', open, id)
-      redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-        'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', jobId, 'state', 'EXPIRED',
-        'message', 'never started within the dedup window', 'term', term, 'ms', now)
+      ended(key, id, jobId)
       result[#result + 1] = {2}
     elseif slot == '-1' then
       local message = 'no live executor hosts the handler'
       redis.call('HSET', key, 'state', 'NO_EXECUTOR', 'endedMs', now, 'message', message)
       redis.call('PEXPIREAT', key, math.max(fire + window, now + window))
       redis.call('ZREM', open, id)
-      redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-        'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', jobId, 'state', 'NO_EXECUTOR',
-        'message', message, 'term', term, 'ms', now)
+      ended(key, id, jobId)
       result[#result + 1] = {3}
     else
       redis.call('HSET', key, 'slot', slot, 'dispatchedMs', now)
       redis.call('HINCRBY', key, 'redispatches', 1)
       redis.call('ZADD', open, now, id)
-      redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*',
-        'type', 'TRIGGER_UPDATED', 'triggerId', id, 'jobId', jobId, 'state', 'DISPATCHED',
-        'slot', slot, 'redispatched', '1', 'term', term, 'ms', now)
       local j = redis.call('HMGET', jobPrefix .. jobId,
         'app', 'handler', 'params', 'block', 'timeoutMs')
       result[#result + 1] = {1, j[1] or '', j[2] or '', j[3] or '', j[4] or '', j[5] or '',

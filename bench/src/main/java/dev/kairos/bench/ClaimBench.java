@@ -237,7 +237,7 @@ public final class ClaimBench {
     if (from >= ids.size()) {
       return CompletableFuture.completedFuture(0);
     }
-    ClaimBatch batch = new ClaimBatch(shard, 1, T0, 600_000, 100_000);
+    ClaimBatch batch = new ClaimBatch(shard, 1, T0, 600_000);
     for (String id : ids.subList(from, Math.min(from + batchSize, ids.size()))) {
       Fire fire = new Fire(T0, NODES[Math.floorMod(id.hashCode(), NODES.length)]);
       batch.add(new JobClaim(id, T0, 1, NextDue.at(T0 + 60_000), List.of(fire)));

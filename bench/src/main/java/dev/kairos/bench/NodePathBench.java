@@ -165,8 +165,8 @@ public final class NodePathBench {
                         if (failure != null) {
                           return;
                         }
-                        String id = message.getKeys();
-                        long fireMs = Long.parseLong(id.substring(id.lastIndexOf(':') + 1));
+                        String id = message.triggerId();
+                        long fireMs = message.scheduledFireMs();
                         if (fireMs < from || fireMs >= to) {
                           return;
                         }

@@ -2,10 +2,10 @@ package dev.kairos.bench;
 
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.model.TriggerId;
+import dev.kairos.core.timer.TimedEntry;
+import dev.kairos.core.timer.TimingWheel;
+import dev.kairos.core.timer.WheelTicker;
 import dev.kairos.devinfra.EmbeddedRocketMq;
-import dev.kairos.node.wheel.TimingWheel;
-import dev.kairos.node.wheel.WheelEntry;
-import dev.kairos.node.wheel.WheelTicker;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.SlotQueueSelector;
 import dev.kairos.protocol.message.TopicNames;
@@ -129,7 +129,7 @@ public final class PublishLatenessBench {
             WheelLatenessBench.BATCH_SIZE,
             WheelTicker.DEFAULT_MAX_PARK,
             batch -> {
-              for (WheelEntry<Void> e : batch) {
+              for (TimedEntry<Void> e : batch) {
                 long fireMicros = e.fireMs() * 1000;
                 long handedMicros = clock.nowMicros();
                 fireToHandoff.record(handedMicros - fireMicros);
@@ -146,7 +146,7 @@ public final class PublishLatenessBench {
           2,
           (i, fireMs) -> {
             String id = TriggerId.scheduled("bench-" + i, fireMs).value();
-            ticker.add(new WheelEntry<>(id, fireMs, null));
+            ticker.add(new TimedEntry<>(id, fireMs, null));
           });
       Feeder.await(20_000, () -> acked.sum() + failed.sum() >= total);
     } finally {
@@ -180,7 +180,7 @@ public final class PublishLatenessBench {
   }
 
   private void send(
-      WheelEntry<Void> e,
+      TimedEntry<Void> e,
       MicroClock clock,
       long fireMicros,
       Recorder fireToAck,

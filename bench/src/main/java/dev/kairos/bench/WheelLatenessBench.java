@@ -1,8 +1,8 @@
 package dev.kairos.bench;
 
-import dev.kairos.node.wheel.TimingWheel;
-import dev.kairos.node.wheel.WheelEntry;
-import dev.kairos.node.wheel.WheelTicker;
+import dev.kairos.core.timer.TimedEntry;
+import dev.kairos.core.timer.TimingWheel;
+import dev.kairos.core.timer.WheelTicker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -62,7 +62,7 @@ public final class WheelLatenessBench {
             WheelTicker.DEFAULT_MAX_PARK,
             batch -> {
               long now = clock.nowMicros();
-              for (WheelEntry<Void> e : batch) {
+              for (TimedEntry<Void> e : batch) {
                 lateness.record(now - e.fireMs() * 1000);
               }
             });
@@ -75,7 +75,7 @@ public final class WheelLatenessBench {
           perSecond,
           seconds,
           2,
-          (i, fireMs) -> ticker.add(new WheelEntry<>("bench-" + i + ":" + fireMs, fireMs, null)));
+          (i, fireMs) -> ticker.add(new TimedEntry<>("bench-" + i + ":" + fireMs, fireMs, null)));
       Feeder.await(10_000, () -> ticker.dispatchedCount() >= total);
     } finally {
       ticker.close();

@@ -319,9 +319,9 @@ class ExecutorLossDrillIT {
         .as("late-result events: the executor's write; the consumer's repeat of it adds none")
         .hasSize(1);
     assertThat(lateEvent.getBody())
-        .as("the late result's event")
-        .containsEntry("late", "1")
-        .containsEntry(TriggerFields.STATE, "LOST")
+        .as("the late result's event: the late result's own state, beside the final LOST")
+        .containsEntry("type", "TRIGGER_LATE")
+        .containsEntry(TriggerFields.STATE, "SUCCESS")
         .containsEntry(TriggerFields.EXECUTOR, victim.instanceId())
         .containsEntry(TriggerFields.ENDED_MS, Long.toString(lateEndedMs));
     // Read and acknowledged by the lifecycle, which reacted to nothing: no second retry.
@@ -594,7 +594,7 @@ class ExecutorLossDrillIT {
     List<StreamMessage<String, String>> found = new ArrayList<>();
     for (StreamMessage<String, String> m : redis.sync().xrange(stream, Range.create("-", "+"))) {
       if (trigger.value().equals(m.getBody().get("triggerId"))
-          && "1".equals(m.getBody().get("late"))) {
+          && "TRIGGER_LATE".equals(m.getBody().get("type"))) {
         found.add(m);
       }
     }

@@ -17,10 +17,6 @@ import java.util.Objects;
  * @param maxChildDepth child triggers deeper than this are not created (bounds a cycle formed by
  *     two concurrent saves)
  * @param redisTimeout bound of one round's Redis calls
- * @param triggerIndexSize newest triggers kept in each job's recent-trigger index ({@link
- *     JobTriggerIndexer})
- * @param triggerRetention how long trigger records live past their fire time (the cluster's dedup
- *     window): a job's index expires that long after its newest trigger
  */
 public record LifecycleConfig(
     String consumer,
@@ -30,9 +26,7 @@ public record LifecycleConfig(
     Duration claimIdle,
     Duration claimInterval,
     int maxChildDepth,
-    Duration redisTimeout,
-    int triggerIndexSize,
-    Duration triggerRetention) {
+    Duration redisTimeout) {
 
   public static final String DEFAULT_GROUP = "kairos-lifecycle";
   public static final int DEFAULT_BATCH_SIZE = 200;
@@ -41,11 +35,6 @@ public record LifecycleConfig(
   public static final Duration DEFAULT_CLAIM_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_MAX_CHILD_DEPTH = 16;
   public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(10);
-
-  /** The admin API's largest page ({@code kairos.api.max-page-size} at most 500). */
-  public static final int DEFAULT_TRIGGER_INDEX_SIZE = 500;
-
-  public static final Duration DEFAULT_TRIGGER_RETENTION = Duration.ofMinutes(10);
 
   public LifecycleConfig {
     Objects.requireNonNull(consumer, "consumer");
@@ -59,11 +48,6 @@ public record LifecycleConfig(
     if (maxChildDepth < 1) {
       throw new IllegalArgumentException("maxChildDepth must be >= 1 but was " + maxChildDepth);
     }
-    if (triggerIndexSize < 1) {
-      throw new IllegalArgumentException(
-          "triggerIndexSize must be >= 1 but was " + triggerIndexSize);
-    }
-    requirePositive(triggerRetention, "triggerRetention");
     requirePositive(pollInterval, "pollInterval");
     requirePositive(claimIdle, "claimIdle");
     requirePositive(claimInterval, "claimInterval");
@@ -79,79 +63,27 @@ public record LifecycleConfig(
         DEFAULT_CLAIM_IDLE,
         DEFAULT_CLAIM_INTERVAL,
         DEFAULT_MAX_CHILD_DEPTH,
-        DEFAULT_REDIS_TIMEOUT,
-        DEFAULT_TRIGGER_INDEX_SIZE,
-        DEFAULT_TRIGGER_RETENTION);
+        DEFAULT_REDIS_TIMEOUT);
   }
 
   public LifecycleConfig withClaimIdle(Duration idle, Duration interval) {
     return new LifecycleConfig(
-        consumer,
-        group,
-        batchSize,
-        pollInterval,
-        idle,
-        interval,
-        maxChildDepth,
-        redisTimeout,
-        triggerIndexSize,
-        triggerRetention);
+        consumer, group, batchSize, pollInterval, idle, interval, maxChildDepth, redisTimeout);
   }
 
   public LifecycleConfig withPollInterval(Duration poll) {
     return new LifecycleConfig(
-        consumer,
-        group,
-        batchSize,
-        poll,
-        claimIdle,
-        claimInterval,
-        maxChildDepth,
-        redisTimeout,
-        triggerIndexSize,
-        triggerRetention);
+        consumer, group, batchSize, poll, claimIdle, claimInterval, maxChildDepth, redisTimeout);
   }
 
   public LifecycleConfig withBatchSize(int size) {
     return new LifecycleConfig(
-        consumer,
-        group,
-        size,
-        pollInterval,
-        claimIdle,
-        claimInterval,
-        maxChildDepth,
-        redisTimeout,
-        triggerIndexSize,
-        triggerRetention);
+        consumer, group, size, pollInterval, claimIdle, claimInterval, maxChildDepth, redisTimeout);
   }
 
   public LifecycleConfig withMaxChildDepth(int depth) {
     return new LifecycleConfig(
-        consumer,
-        group,
-        batchSize,
-        pollInterval,
-        claimIdle,
-        claimInterval,
-        depth,
-        redisTimeout,
-        triggerIndexSize,
-        triggerRetention);
-  }
-
-  public LifecycleConfig withTriggerIndex(int size, Duration retention) {
-    return new LifecycleConfig(
-        consumer,
-        group,
-        batchSize,
-        pollInterval,
-        claimIdle,
-        claimInterval,
-        maxChildDepth,
-        redisTimeout,
-        size,
-        retention);
+        consumer, group, batchSize, pollInterval, claimIdle, claimInterval, depth, redisTimeout);
   }
 
   private static void requirePositive(Duration d, String name) {

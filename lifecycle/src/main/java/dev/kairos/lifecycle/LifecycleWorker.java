@@ -28,18 +28,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brings every trigger's end to its consequences: retries, child-job triggers, the FIXED_DELAY
- * re-arm and the final-failure alarm ({@link LifecyclePolicy}); and indexes every new trigger in
- * its job's recent-trigger index ({@link JobTriggerIndexer}).
+ * re-arm and the final-failure alarm ({@link LifecyclePolicy}). It reads the one {@code
+ * TRIGGER_ENDED} event of each trigger (docs/protocol.md).
  *
  * <p>Every node runs one worker, a consumer of the group {@code kairos-lifecycle} on every shard's
  * events stream, so the group spreads the work and a node's death costs nothing: its unacknowledged
  * entries stay pending and a live worker takes them over with XAUTOCLAIM once they have been idle
  * for {@link LifecycleConfig#claimIdle()}. A round reads up to a batch per shard (all shards in
- * parallel), sends every shard's index writes at once, reacts ({@link ShardReactor}: two pipelined
- * rounds per shard that has reactions) and only then acknowledges, every shard at once: a round
- * costs a fixed number of waits, not two per shard it touched. Events are delivered at least once
- * and every reaction is idempotent: retries and child triggers have deterministic ids (a second
- * submission is a DUPLICATE), and the re-arm script only releases a job still parked by that chain.
+ * parallel), reacts ({@link ShardReactor}: two pipelined rounds per shard that has reactions) and
+ * only then acknowledges, every shard at once: a round costs a fixed number of waits, not two per
+ * shard it touched. Events are delivered at least once and every reaction is idempotent: retries
+ * and child triggers have deterministic ids (a second submission is a DUPLICATE), and the re-arm
+ * script only releases a job still parked by that chain.
  *
  * <p>persistence-sync trims the streams below what every group acknowledged, so this group's
  * backlog is never trimmed away.
@@ -71,7 +71,6 @@ public final class LifecycleWorker implements AutoCloseable {
   private final LifecycleConfig config;
   private final LifecycleMetrics metrics;
   private final ShardReactor reactor;
-  private final JobTriggerIndexer indexer;
   private final Consumer<String> me;
   private volatile Thread thread;
 
@@ -104,8 +103,6 @@ public final class LifecycleWorker implements AutoCloseable {
             clock,
             metrics,
             config.redisTimeout());
-    this.indexer =
-        new JobTriggerIndexer(redis, config.triggerIndexSize(), config.triggerRetention(), metrics);
     this.me = Consumer.from(config.group(), config.consumer());
     this.readOwnPending = new boolean[keys.shards()];
     Map<String, Integer> streams = new HashMap<>();
@@ -200,7 +197,6 @@ public final class LifecycleWorker implements AutoCloseable {
         redis.isCluster() ? readEachShard() : readAllShardsAtOnce();
     lastRoundFilledABatch = false;
     List<Integer> shards = new ArrayList<>();
-    List<CompletableFuture<Integer>> indexed = new ArrayList<>();
     for (int s = 0; s < reads.size(); s++) {
       List<StreamMessage<String, String>> messages = reads.get(s);
       if (messages.size() >= config.batchSize()) {
@@ -211,8 +207,6 @@ public final class LifecycleWorker implements AutoCloseable {
         continue;
       }
       shards.add(s);
-      // Every shard's index writes go out first, so they travel with the reactors' reads.
-      indexed.add(indexer.index(s, messages));
     }
     if (shards.isEmpty()) {
       return 0;
@@ -220,9 +214,8 @@ public final class LifecycleWorker implements AutoCloseable {
     for (int s : shards) {
       reactor.react(s, reads.get(s));
     }
-    // Safety: acknowledge only after every reaction and index write is in Redis; a crash or a
-    // failure before replays them (every reaction is idempotent).
-    awaitAll(indexed, "index triggers");
+    // Safety: acknowledge only after every reaction is in Redis; a crash or a failure before
+    // replays them (every reaction is idempotent).
     List<CompletableFuture<Long>> acks = new ArrayList<>(shards.size());
     int handled = 0;
     for (int s : shards) {

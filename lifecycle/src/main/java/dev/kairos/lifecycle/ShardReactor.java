@@ -29,12 +29,13 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Reacts to one shard's batch of stream entries: reads the records and jobs of the final-state
- * events in one pipelined round, decides with {@link LifecyclePolicy}, and writes every retry,
- * child trigger and re-arm in a second pipelined round (all on the batch's shard or the children's
- * shards, one script each). Returns only when every write is durable in Redis, so the caller
- * acknowledges after the reactions; a failure throws and nothing is acknowledged (the entries are
- * read again, and every reaction is idempotent).
+ * Reacts to one shard's batch of stream entries: reads the jobs of the final-state events (and the
+ * records of an older version's events, which did not carry them) in one pipelined round, decides
+ * with {@link LifecyclePolicy}, and writes every retry, child trigger and re-arm in a second
+ * pipelined round (all on the batch's shard or the children's shards, one script each). Returns
+ * only when every write is durable in Redis, so the caller acknowledges after the reactions; a
+ * failure throws and nothing is acknowledged (the entries are read again, and every reaction is
+ * idempotent).
  */
 final class ShardReactor {
 
@@ -95,8 +96,13 @@ final class ShardReactor {
     List<CompletableFuture<Map<String, String>>> jobs = new ArrayList<>(finals.size());
     for (FinalEvent e : finals) {
       String jobId = e.triggerId().jobId();
+      // A TRIGGER_ENDED carries the record; an older version's event needs it read.
       records.add(
-          async.hgetall(RedisKeys.trigger(shard, e.triggerId().value())).toCompletableFuture());
+          e.carried().isPresent()
+              ? CompletableFuture.completedFuture(e.carried().get())
+              : async
+                  .hgetall(RedisKeys.trigger(shard, e.triggerId().value()))
+                  .toCompletableFuture());
       jobs.add(async.hgetall(RedisKeys.job(keys.shardOf(jobId), jobId)).toCompletableFuture());
     }
     long now = clock.nowMs();

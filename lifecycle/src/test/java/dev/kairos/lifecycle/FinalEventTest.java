@@ -9,6 +9,59 @@ import org.junit.jupiter.api.Test;
 class FinalEventTest {
 
   @Test
+  void anEndedEventCarriesTheWholeRecordUnderTheRecordsFieldNames() {
+    Map<String, String> body = new java.util.HashMap<>();
+    body.put("type", "TRIGGER_ENDED");
+    body.put("triggerId", "j:5");
+    body.put("jobId", "j");
+    body.put("state", "FAIL");
+    body.put("fireMs", "5");
+    body.put("attempt", "2");
+    body.put("kind", "RETRY");
+    body.put("parentTriggerId", "j:4");
+    body.put("startedMs", "9");
+    body.put("endedMs", "11");
+    body.put("ms", "11");
+    FinalEvent e = FinalEvent.parse(body).orElseThrow();
+
+    assertThat(e.state()).isEqualTo(TriggerState.FAIL);
+    assertThat(e.endedMs()).contains(11L);
+    assertThat(e.quietRecord()).isEmpty();
+    assertThat(e.carried())
+        .contains(
+            Map.of(
+                "id", "j:5",
+                "jobId", "j",
+                "state", "FAIL",
+                "fireMs", "5",
+                "attempt", "2",
+                "kind", "RETRY",
+                "parentTriggerId", "j:4",
+                "startedMs", "9",
+                "endedMs", "11"));
+  }
+
+  @Test
+  void aQuietEndedSuccessNeedsNoReactionAndALateResultIsIgnored() {
+    FinalEvent quiet =
+        FinalEvent.parse(
+                Map.of(
+                    "type", "TRIGGER_ENDED",
+                    "triggerId", "j:5",
+                    "jobId", "j",
+                    "state", "SUCCESS",
+                    "startedMs", "9",
+                    "quiet", "1"))
+            .orElseThrow();
+    assertThat(quiet.quietRecord())
+        .hasValueSatisfying(r -> assertThat(r).containsEntry("startedMs", "9"));
+    assertThat(
+            FinalEvent.parse(
+                Map.of("type", "TRIGGER_LATE", "triggerId", "j:5", "state", "SUCCESS")))
+        .isEmpty();
+  }
+
+  @Test
   void readsAFinalUpdateWithItsEndTime() {
     FinalEvent e =
         FinalEvent.parse(

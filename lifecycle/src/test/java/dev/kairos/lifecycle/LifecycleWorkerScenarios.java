@@ -114,7 +114,7 @@ abstract class LifecycleWorkerScenarios {
     long due = jobs.dueScore(job.id()).orElseThrow().longValue();
     long fireMs = CLOCK.nowMs();
     ClaimOutcome claimed =
-        new ClaimBatch(shard, 1, fireMs, 600_000, 100_000)
+        new ClaimBatch(shard, 1, fireMs, 600_000)
             .add(
                 new JobClaim(
                     job.id(),
@@ -137,7 +137,7 @@ abstract class LifecycleWorkerScenarios {
     assertThat(wheel.ackDispatched(shard, id.value(), "0", CLOCK.nowMs())).isTrue();
     StartOutcome started =
         records.claimStart(
-            new StartRequest(id.value(), id.jobId(), fireMs, attempt, 0, "exec-1", 0));
+            new StartRequest(id.value(), id.jobId(), fireMs, attempt, 0, "exec-1", 0, fireMs));
     assertThat(started.kind()).isEqualTo(StartOutcome.Kind.STARTED);
     records.complete(id.value(), id.jobId(), fireMs, "exec-1", end, "handler said " + end);
   }
@@ -181,7 +181,7 @@ abstract class LifecycleWorkerScenarios {
     StreamMessage<String, String> last =
         redis.sync().xrange(stream, Range.create("-", "+")).stream()
             .filter(m -> id.value().equals(m.getBody().get("triggerId")))
-            .filter(m -> "TRIGGER_UPDATED".equals(m.getBody().get("type")))
+            .filter(m -> "TRIGGER_ENDED".equals(m.getBody().get("type")))
             .reduce((a, b) -> b)
             .orElseThrow();
     redis.sync().xadd(stream, last.getBody());
@@ -326,7 +326,7 @@ abstract class LifecycleWorkerScenarios {
     int shard = keys.shardOf(job.id());
     long due = jobs.dueScore(job.id()).orElseThrow().longValue();
     ClaimOutcome claimed =
-        new ClaimBatch(shard, 1, CLOCK.nowMs(), 600_000, 100_000)
+        new ClaimBatch(shard, 1, CLOCK.nowMs(), 600_000)
             .add(
                 new JobClaim(
                     job.id(),

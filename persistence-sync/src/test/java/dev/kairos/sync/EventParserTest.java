@@ -20,6 +20,70 @@ class EventParserTest {
   }
 
   @Test
+  void anEndedEventIsTheWholeRowOfItsTrigger() {
+    Map<String, String> body = new java.util.HashMap<>();
+    body.put("type", "TRIGGER_ENDED");
+    body.put("triggerId", "j:5");
+    body.put("jobId", "j");
+    body.put("state", "SUCCESS");
+    body.put("fireMs", "5");
+    body.put("attempt", "1");
+    body.put("scheduleVersion", "3");
+    body.put("node", "node-1");
+    body.put("term", "7");
+    body.put("slot", "2");
+    body.put("executor", "exec-1");
+    body.put("message", "ok");
+    body.put("claimedMs", "1");
+    body.put("dispatchedMs", "4");
+    body.put("startedMs", "6");
+    body.put("endedMs", "8");
+    body.put("quiet", "1");
+    body.put("ms", "8");
+    var ended = (SyncEvent.TriggerChange) parser.parse(3, "10-0", body);
+
+    assertThat(ended.state()).isEqualTo("SUCCESS");
+    assertThat(ended.stateRank()).isEqualTo(dev.kairos.core.model.TriggerState.SUCCESS.rank());
+    assertThat(ended.fireMs()).isEqualTo(5);
+    assertThat(ended.attempt()).isEqualTo(1);
+    assertThat(ended.scheduleVersion()).isEqualTo(3);
+    assertThat(ended.node()).isEqualTo("node-1");
+    assertThat(ended.term()).isEqualTo(7);
+    assertThat(ended.slot()).isEqualTo("2");
+    assertThat(ended.executor()).isEqualTo("exec-1");
+    assertThat(ended.message()).isEqualTo("ok");
+    assertThat(ended.claimedMs()).isEqualTo(1);
+    assertThat(ended.dispatchedMs()).isEqualTo(4);
+    assertThat(ended.startedMs()).isEqualTo(6);
+    assertThat(ended.endedMs()).isEqualTo(8);
+    assertThat(ended.lateEndedMs()).isNull();
+  }
+
+  @Test
+  void aLateEventKeepsItsResultAsideAndChangesNoState() {
+    var late =
+        (SyncEvent.TriggerChange)
+            parser.parse(
+                3,
+                "12-0",
+                Map.of(
+                    "type", "TRIGGER_LATE",
+                    "triggerId", "j:5",
+                    "jobId", "j",
+                    "fireMs", "5",
+                    "state", "SUCCESS",
+                    "executor", "exec-1",
+                    "endedMs", "30",
+                    "message", "finally",
+                    "ms", "30"));
+    assertThat(late.state()).isNull();
+    assertThat(late.stateRank()).isEqualTo(EventParser.NO_STATE_RANK);
+    assertThat(late.lateEndedMs()).isEqualTo(30);
+    assertThat(late.lateMessage()).isEqualTo("finally");
+    assertThat(late.endedMs()).isNull();
+  }
+
+  @Test
   void eachTransitionSetsItsOwnTimestamp() {
     var claimed =
         (SyncEvent.TriggerChange)

@@ -166,6 +166,36 @@ class RedisRebuilderIT {
   }
 
   @Test
+  void aJobsLastFireComesFromItsSyncedTriggersNotOnlyItsOwnRow() throws Exception {
+    // rb1 fires every minute with FIRE_ONCE_NOW: it owes the fire after its last one, and a fire
+    // owed longer than its threshold would be fired at once instead.
+    List<ScriptedTraffic.Trigger> fired = traffic.claim("rb1", 2, "node-1");
+    for (int i = 0; i < fired.size(); i++) {
+      traffic.runToEnd(fired.get(i), i + 1);
+    }
+    RedisVsPostgres compare = new RedisVsPostgres(fx.redis, fx.keys, fx.dataSource);
+    SyncFixture.await(
+        Duration.ofSeconds(60),
+        "rb1's two fires in the history",
+        () -> compare.count("SELECT count(*) FROM kairos_trigger WHERE job_id = 'rb1'") == 2);
+    assertThat(compare.count("SELECT count(*) FROM kairos_job WHERE last_fire_ms IS NOT NULL"))
+        .as("no job row learnt of the claims")
+        .isZero();
+    long lastFire = fired.get(1).fireMs();
+    flushAll();
+
+    SettableClock clock = new SettableClock(lastFire + 1_000);
+    rebuilder(fx.redis, clock).ensureInitialised(8);
+
+    int s = fx.keys.shardOf("rb1");
+    assertThat(fx.redis.sync().zscore(RedisKeys.due(s), "rb1"))
+        .as("the minute after the last synced fire, not the first fire misfired at once")
+        .isEqualTo((double) (lastFire + 60_000));
+    assertThat(fx.redis.sync().hget(RedisKeys.job(s, "rb1"), "lastFireMs"))
+        .isEqualTo(Long.toString(lastFire));
+  }
+
+  @Test
   void twoNodesStartingTogetherRebuildEachShardOnce() throws Exception {
     flushAll();
     CountDownLatch go = new CountDownLatch(1);

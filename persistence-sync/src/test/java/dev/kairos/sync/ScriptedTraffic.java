@@ -1,33 +1,41 @@
 package dev.kairos.sync;
 
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.TriggerState;
 import dev.kairos.core.redis.KairosRedis;
-import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.schedule.NextDue;
 import dev.kairos.core.store.JobStore;
-import io.lettuce.core.ScriptOutputType;
+import dev.kairos.protocol.claim.ClaimBatch;
+import dev.kairos.protocol.claim.ClaimOutcome;
+import dev.kairos.protocol.claim.Fire;
+import dev.kairos.protocol.claim.JobClaim;
+import dev.kairos.protocol.start.CompletionOutcome;
+import dev.kairos.protocol.start.StartOutcome;
+import dev.kairos.protocol.start.StartRequest;
+import dev.kairos.protocol.start.TriggerRecords;
+import dev.kairos.protocol.wheel.NodeWheelStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Produces stream events by calling the real scripts: core's JobStore for jobs, the coordinator's
- * claim_fires / ack_dispatched / record_no_executor and executor-mq's claim_start /
- * complete_trigger for triggers. Only preconditions that have no event of their own (putting a
- * claimed trigger into a node's inflight set) are written directly.
+ * Produces stream events through the real scripts and their wrappers: core's JobStore for jobs,
+ * protocol's claim, wheel and start-claim wrappers for triggers. Only preconditions that have no
+ * script of their own (putting a claimed trigger into a node's inflight set) are written directly.
  */
 final class ScriptedTraffic {
 
   static final long DEDUP_MS = 600_000;
-  static final String MAXLEN = "1000000";
 
   private final KairosRedis redis;
   private final RedisKeys keys;
   final JobStore jobs;
-  private final LuaScript claimFires = LuaScript.load(ScriptedTraffic.class, "claim_fires");
-  private final LuaScript ackDispatched = LuaScript.load(ScriptedTraffic.class, "ack_dispatched");
-  private final LuaScript noExecutor = LuaScript.load(ScriptedTraffic.class, "record_no_executor");
-  private final LuaScript claimStart = LuaScript.load(ScriptedTraffic.class, "claim_start");
-  private final LuaScript complete = LuaScript.load(ScriptedTraffic.class, "complete_trigger");
+  private final TriggerRecords records;
+  private final Map<String, NodeWheelStore> wheels = new HashMap<>();
 
   record Trigger(String id, String jobId, long fireMs, String node) {}
 
@@ -35,6 +43,7 @@ final class ScriptedTraffic {
     this.redis = redis;
     this.keys = keys;
     this.jobs = new JobStore(redis, keys, System::currentTimeMillis, 1_000_000);
+    this.records = new TriggerRecords(redis, keys, Duration.ofMillis(DEDUP_MS), 1_000_000);
   }
 
   JobDefinition createJob(String id) {
@@ -58,137 +67,79 @@ final class ScriptedTraffic {
   List<Trigger> claim(String jobId, int fires, String node) {
     int s = keys.shardOf(jobId);
     long due = jobs.dueScore(jobId).orElseThrow().longValue();
-    String version = redis.sync().hget(RedisKeys.job(s, jobId), "scheduleVersion");
-    List<String> args = new ArrayList<>();
-    args.addAll(
-        List.of(
-            "1",
-            Long.toString(System.currentTimeMillis()),
-            Long.toString(DEDUP_MS),
-            MAXLEN,
-            RedisKeys.jobPrefix(s),
-            RedisKeys.triggerPrefix(s),
-            RedisKeys.wheel(s, ""),
-            "1",
-            jobId,
-            Long.toString(due),
-            Long.toString(due + fires * 60_000L),
-            version,
-            Integer.toString(fires)));
+    long version = Long.parseLong(redis.sync().hget(RedisKeys.job(s, jobId), "scheduleVersion"));
+    List<Fire> list = new ArrayList<>();
     List<Trigger> claimed = new ArrayList<>();
     for (int f = 0; f < fires; f++) {
       long fireMs = due + f * 60_000L;
-      args.add(Long.toString(fireMs));
-      args.add(node);
+      list.add(new Fire(fireMs, node));
       claimed.add(new Trigger(jobId + ":" + fireMs, jobId, fireMs, node));
     }
-    List<Object> reply =
-        claimFires.eval(
-            redis.sync(),
-            ScriptOutputType.MULTI,
-            new String[] {
-              RedisKeys.fence(s), RedisKeys.due(s), RedisKeys.events(s), RedisKeys.nodes(s)
-            },
-            args.toArray(String[]::new));
-    if (!Long.valueOf(fires).equals(reply.get(3))) {
-      throw new IllegalStateException("claim of " + jobId + " returned " + reply);
+    ClaimOutcome outcome =
+        new ClaimBatch(s, 1, System.currentTimeMillis(), DEDUP_MS)
+            .add(new JobClaim(jobId, due, version, NextDue.at(due + fires * 60_000L), list))
+            .send(redis.async())
+            .toCompletableFuture()
+            .join();
+    if (outcome.perJob().get(0) != fires) {
+      throw new IllegalStateException("claim of " + jobId + " returned " + outcome);
     }
     return claimed;
   }
 
+  private NodeWheelStore wheel(String node) {
+    return wheels.computeIfAbsent(
+        node,
+        n ->
+            new NodeWheelStore(
+                redis, keys, n, 1_000_000, Duration.ofSeconds(10), new SimpleMeterRegistry()));
+  }
+
+  /** Sends the trigger: in its node's inflight set, then the broker's ack recorded. */
   void dispatch(Trigger t, String slot) {
     int s = keys.shardOf(t.jobId());
     long now = System.currentTimeMillis();
     redis.sync().zadd(RedisKeys.inflight(s, t.node()), now, t.id());
-    List<Long> moved =
-        ackDispatched.eval(
-            redis.sync(),
-            ScriptOutputType.MULTI,
-            new String[] {
-              RedisKeys.inflight(s, t.node()), RedisKeys.events(s), RedisKeys.openTriggers(s)
-            },
-            Long.toString(now),
-            MAXLEN,
-            RedisKeys.triggerPrefix(s),
-            t.id(),
-            slot);
-    check(moved.equals(List.of(1L)), "ack_dispatched", t);
+    check(wheel(t.node()).ackDispatched(s, t.id(), slot, now), "ack_dispatched", t);
   }
 
   void noExecutor(Trigger t) {
     int s = keys.shardOf(t.jobId());
     long now = System.currentTimeMillis();
     redis.sync().zadd(RedisKeys.inflight(s, t.node()), now, t.id());
-    Long done =
-        noExecutor.eval(
-            redis.sync(),
-            ScriptOutputType.INTEGER,
-            new String[] {
-              RedisKeys.inflight(s, t.node()),
-              RedisKeys.trigger(s, t.id()),
-              RedisKeys.events(s),
-              RedisKeys.due(s),
-              RedisKeys.job(s, t.jobId()),
-              RedisKeys.openTriggers(s)
-            },
-            t.id(),
-            t.jobId(),
-            Long.toString(now),
-            "no live executor for billing",
-            MAXLEN);
-    check(done == 1, "record_no_executor", t);
+    check(
+        wheel(t.node()).recordNoExecutor(s, t.id(), t.jobId(), "no live executor for billing", now),
+        "record_no_executor",
+        t);
   }
 
   void start(Trigger t, String executor, String slot) {
-    int s = keys.shardOf(t.jobId());
-    List<Object> replies =
-        claimStart.eval(
-            redis.sync(),
-            ScriptOutputType.MULTI,
-            new String[] {RedisKeys.events(s), RedisKeys.openTriggers(s)},
-            Long.toString(DEDUP_MS),
-            MAXLEN,
-            RedisKeys.triggerPrefix(s),
-            "1",
-            t.id(),
-            t.jobId(),
-            Long.toString(t.fireMs()),
-            executor,
-            slot,
-            "1",
-            "0");
-    List<?> reply = (List<?>) replies.get(0);
-    check("STARTED".equals(reply.get(0)), "claim_start " + reply, t);
+    StartOutcome outcome =
+        records.claimStart(
+            new StartRequest(
+                t.id(), t.jobId(), t.fireMs(), 1, 0, executor, Integer.parseInt(slot), t.fireMs()));
+    check(outcome.started(), "claim_start " + outcome, t);
   }
 
-  void complete(Trigger t, String executor, String finalState, String message) {
-    int s = keys.shardOf(t.jobId());
-    List<Object> replies =
-        complete.eval(
-            redis.sync(),
-            ScriptOutputType.MULTI,
-            new String[] {RedisKeys.events(s), RedisKeys.openTriggers(s)},
-            Long.toString(DEDUP_MS),
-            MAXLEN,
-            RedisKeys.triggerPrefix(s),
-            "1",
-            t.id(),
-            t.jobId(),
-            Long.toString(t.fireMs()),
-            executor,
-            finalState,
-            message);
-    List<?> reply = (List<?>) replies.get(0);
-    check("COMPLETED".equals(reply.get(0)), "complete_trigger " + reply, t);
+  void complete(Trigger t, String executor, TriggerState finalState, String message) {
+    CompletionOutcome outcome =
+        records.complete(t.id(), t.jobId(), t.fireMs(), executor, finalState, message);
+    check(outcome.kind() == CompletionOutcome.Kind.COMPLETED, "complete_trigger " + outcome, t);
   }
 
-  /** Runs a trigger through its whole life: dispatched, started, ended (every 7th fails). */
-  void runToEnd(Trigger t, int i) {
+  /**
+   * Runs a trigger through its whole life: dispatched, started, ended (every 7th fails).
+   *
+   * @return how it ended
+   */
+  TriggerState runToEnd(Trigger t, int i) {
     String slot = Integer.toString(i % 4);
     dispatch(t, slot);
     start(t, "exec-" + (i % 3), slot);
     boolean fail = i % 7 == 0;
-    complete(t, "exec-" + (i % 3), fail ? "FAIL" : "SUCCESS", fail ? "boom " + i : "ok");
+    TriggerState end = fail ? TriggerState.FAIL : TriggerState.SUCCESS;
+    complete(t, "exec-" + (i % 3), end, fail ? "boom " + i : "ok");
+    return end;
   }
 
   long streamEntries() {

@@ -19,7 +19,7 @@ public final class Claims {
       ClusterFixture fx, long term, JobDefinition job, long dueMs, long fireMs, String node) {
     int shard = fx.keys.shardOf(job.id());
     ClaimOutcome outcome =
-        new ClaimBatch(shard, term, fireMs, 600_000, 10_000)
+        new ClaimBatch(shard, term, fireMs, 600_000)
             .add(
                 new JobClaim(
                     job.id(),

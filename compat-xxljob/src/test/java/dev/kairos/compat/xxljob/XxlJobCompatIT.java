@@ -13,6 +13,7 @@ import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.spring.KairosExecutorLifecycle;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
@@ -25,7 +26,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
@@ -165,19 +165,7 @@ class XxlJobCompatIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
-            Map.of(
-                "id",
-                trigger.triggerId(),
-                "jobId",
-                job,
-                "fireMs",
-                Long.toString(fire),
-                "state",
-                "CLAIMED"));
+    DispatchedTriggers.write(redis, KEYS, trigger, "CLAIMED");
     return trigger;
   }
 

@@ -441,8 +441,7 @@ public final class DueFireScanner {
 
     private Planned plan(
         int shard, int entriesRead, List<DueJob> jobs, List<ScoredValue<String>> adhocs) {
-      ClaimBatch batch =
-          new ClaimBatch(shard, term, now, config.dedupWindow().toMillis(), config.eventsMaxLen());
+      ClaimBatch batch = new ClaimBatch(shard, term, now, config.dedupWindow().toMillis());
       for (ScoredValue<String> adhoc : adhocs) {
         String triggerId = adhoc.getValue();
         long dueMs = (long) adhoc.getScore();

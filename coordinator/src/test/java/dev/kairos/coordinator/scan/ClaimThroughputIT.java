@@ -138,7 +138,7 @@ class ClaimThroughputIT {
     if (from >= jobs.size()) {
       return CompletableFuture.completedFuture(0);
     }
-    ClaimBatch batch = new ClaimBatch(shard, 1, T0, 600_000, 100_000);
+    ClaimBatch batch = new ClaimBatch(shard, 1, T0, 600_000);
     for (String jobId : jobs.subList(from, Math.min(from + batchSize, jobs.size()))) {
       List<Fire> fires =
           LongStream.range(0, firesPerJob)

@@ -124,6 +124,29 @@ public final class RedisKeys {
   }
 
   /**
+   * Width of one tombstone bucket ({@link #ended}): a scheduled trigger's tombstone lives in the
+   * bucket of its fire time. Small enough that a bucket of a busy shard stays a listpack (compact:
+   * about 40 bytes per trigger), large enough that a shard has few bucket keys.
+   */
+  public static final long ENDED_BUCKET_MS = 10_000;
+
+  /**
+   * HASH: tombstones of one shard's scheduled triggers that ended in SUCCESS and whose history
+   * PostgreSQL already holds, field = trigger id, value = final state, for the fires of one {@link
+   * #ENDED_BUCKET_MS} bucket ({@code fireMs / ENDED_BUCKET_MS}). The full record is deleted once
+   * its history is synced; the tombstone is what the once-only checks need until the bucket
+   * expires, at its end + the dedup window.
+   */
+  public static String ended(int shard, long fireMs) {
+    return endedPrefix(shard) + Math.floorDiv(fireMs, ENDED_BUCKET_MS);
+  }
+
+  /** Prefix of a shard's tombstone buckets, for scripts that build the key from a fire time. */
+  public static String endedPrefix(int shard) {
+    return tag(shard) + "ended:";
+  }
+
+  /**
    * ZSET: the shard's open triggers, member = trigger id, score = time of the last dispatch or of
    * the start. A trigger enters when it becomes DISPATCHED ({@code ack_dispatched.lua}), is
    * re-scored when it starts ({@code claim_start.lua}) and leaves on every final state, so the

@@ -232,8 +232,9 @@ public final class JobStore {
   }
 
   /**
-   * Takes a job off its schedule and bumps its schedule version, so fires already claimed for it
-   * are dropped at fire time; a no-op for a disabled job.
+   * Takes a job off its schedule; fires already claimed for it are dropped if they come due (taken
+   * off a wheel, or about to start) while it is disabled. Its schedule version stays, so a claimed
+   * fire due after a re-enable runs. A no-op for a disabled job.
    *
    * @throws JobNotFoundException when there is no such job
    */

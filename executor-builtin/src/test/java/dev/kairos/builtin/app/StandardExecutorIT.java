@@ -13,6 +13,7 @@ import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.spring.KairosExecutorLifecycle;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
@@ -166,19 +167,7 @@ class StandardExecutorIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(KEYS.shardOf(jobId), trigger.triggerId()),
-            Map.of(
-                "id",
-                trigger.triggerId(),
-                "jobId",
-                jobId,
-                "fireMs",
-                Long.toString(fire),
-                "state",
-                "CLAIMED"));
+    DispatchedTriggers.write(redis, KEYS, trigger, "CLAIMED");
     return trigger;
   }
 

@@ -22,7 +22,9 @@ final class ExecutorCounters {
     SUCCEEDED,
     FAILED,
     TIMED_OUT,
-    CANCELLED
+    CANCELLED,
+    /** Dropped at the start claim: its job was deleted, disabled or rescheduled after dispatch. */
+    DROPPED
   }
 
   private final Map<String, Map<Outcome, LongAdder>> byHandler = new TreeMap<>();

@@ -14,6 +14,7 @@ import dev.kairos.mq.log.TriggerLogSettings;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.mq.slot.SlotRegistry;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.SlotQueueSelector;
 import dev.kairos.protocol.message.TopicNames;
@@ -176,19 +177,7 @@ class ExecutorReceiveProgressIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
-            Map.of(
-                "id",
-                trigger.triggerId(),
-                "jobId",
-                job,
-                "fireMs",
-                Long.toString(fire),
-                "state",
-                "DISPATCHED"));
+    DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
     Message message = new Message(topic, codec.encode(trigger));
     message.setKeys(trigger.messageKey());
     producer.send(message, new SlotQueueSelector(), 0);

@@ -11,6 +11,7 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.SlotQueueSelector;
 import dev.kairos.protocol.message.TopicNames;
@@ -127,19 +128,7 @@ class ExecutorReclaimIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             now);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
-            Map.of(
-                "id",
-                trigger.triggerId(),
-                "jobId",
-                job,
-                "fireMs",
-                "" + now,
-                "state",
-                "DISPATCHED"));
+    DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
     Message message = new Message(topic, new MessageCodec().encode(trigger));
     message.setKeys(trigger.messageKey());
     producer.send(message, new SlotQueueSelector(), slot);

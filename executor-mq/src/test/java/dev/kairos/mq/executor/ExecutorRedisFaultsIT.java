@@ -12,6 +12,7 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
@@ -243,19 +244,7 @@ class ExecutorRedisFaultsIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
-            Map.of(
-                "id",
-                trigger.triggerId(),
-                "jobId",
-                job,
-                "fireMs",
-                Long.toString(fire),
-                "state",
-                "DISPATCHED"));
+    DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
     return trigger;
   }
 

@@ -20,7 +20,7 @@ class JobRunnerTest {
     long fire = 1_000 + offset;
     TriggerMessage trigger =
         TriggerMessage.of("job:" + fire, "app", "h", fire, 1, "", 0, 1, 0, block, 1, fire);
-    return new Delivery(new MessageQueue("t", "b", 0), offset++, trigger, ctx -> {});
+    return new Delivery(null, new MessageQueue("t", "b", 0), offset++, trigger, ctx -> {});
   }
 
   @Test

@@ -31,7 +31,7 @@ class JobRunnersTest {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    return new Delivery(new MessageQueue("t", "b", 0), offset++, trigger, ctx -> {});
+    return new Delivery(null, new MessageQueue("t", "b", 0), offset++, trigger, ctx -> {});
   }
 
   @Test

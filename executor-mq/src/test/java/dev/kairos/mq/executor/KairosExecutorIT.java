@@ -11,6 +11,7 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
@@ -53,6 +54,7 @@ class KairosExecutorIT {
   private final List<ResultMessage> results =
       java.util.Collections.synchronizedList(new ArrayList<>());
   private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+  private final Map<String, Long> firstStartMs = new ConcurrentHashMap<>();
   private DefaultMQProducer producer;
   private DefaultLitePullConsumer resultConsumer;
   private KairosExecutor executor;
@@ -103,8 +105,10 @@ class KairosExecutorIT {
     Map<String, JobHandler> handlers =
         Map.of(
             "count",
-            ctx ->
-                runs.computeIfAbsent(ctx.triggerId(), k -> new AtomicInteger()).incrementAndGet(),
+            ctx -> {
+              firstStartMs.putIfAbsent(ctx.triggerId(), System.currentTimeMillis());
+              runs.computeIfAbsent(ctx.triggerId(), k -> new AtomicInteger()).incrementAndGet();
+            },
             "slow",
             ctx -> Thread.sleep(60_000));
     return new KairosExecutor(
@@ -126,19 +130,7 @@ class KairosExecutorIT {
     TriggerMessage trigger =
         TriggerMessage.of(
             job + ":" + fire, app, handler, fire, 1, "", 0, 1, timeoutMs, block, 1, fire);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
-            Map.of(
-                "id",
-                trigger.triggerId(),
-                "jobId",
-                job,
-                "fireMs",
-                Long.toString(fire),
-                "state",
-                "DISPATCHED"));
+    DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
     for (int i = 0; i < copies; i++) {
       Message message = new Message(TopicNames.handlerTopic(app, handler), codec.encode(trigger));
       message.setKeys(trigger.messageKey());
@@ -183,6 +175,76 @@ class KairosExecutorIT {
           .isEqualTo("SUCCESS");
     }
     assertThat(executor.stats().started()).isEqualTo(10);
+  }
+
+  @Test
+  void aTriggerSentAheadOfItsFireTimeIsHeldAndStartsAtItNeverBefore() throws Exception {
+    // As a node sends it, its pre-dispatch lead ahead; a batch of triggers in one message.
+    long fire = System.currentTimeMillis() + 3_000;
+    List<TriggerMessage> burst = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      String job = app + "-ahead" + i;
+      TriggerMessage trigger =
+          TriggerMessage.of(
+              job + ":" + fire,
+              app,
+              "count",
+              fire,
+              1,
+              "",
+              0,
+              1,
+              0,
+              BlockStrategy.SERIAL_EXECUTION,
+              1,
+              fire - 3_000);
+      DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
+      burst.add(trigger);
+    }
+    producer.send(
+        new Message(TopicNames.handlerTopic(app, "count"), codec.encodeBatch(burst)),
+        new SlotQueueSelector(),
+        0);
+    awaitResults(
+        "the batch held for its fire time",
+        Duration.ofSeconds(20),
+        () -> executor.heldDeliveries() == burst.size());
+    assertThat(executor.stats().started()).as("nothing starts before its fire time").isZero();
+    assertThat(executor.unstartedDeliveries()).as("held, so not committed").isEqualTo(5);
+
+    awaitResults("5 successes", Duration.ofSeconds(30), () -> count(ResultStatus.SUCCESS) == 5);
+    for (TriggerMessage t : burst) {
+      assertThat(runs.get(t.triggerId())).as(t.triggerId()).hasValue(1);
+      assertThat(firstStartMs.get(t.triggerId()))
+          .as("the handler of %s started at or after its fire time", t.triggerId())
+          .isGreaterThanOrEqualTo(fire);
+      String startedMs =
+          redis.sync().hget(RedisKeys.trigger(KEYS.shardOf(t.jobId()), t.triggerId()), "startedMs");
+      assertThat(Long.parseLong(startedMs)).isGreaterThanOrEqualTo(fire);
+    }
+    assertThat(executor.heldDeliveries()).isZero();
+  }
+
+  @Test
+  void aTriggerWhoseJobWasDisabledAfterItWasSentIsDroppedAtItsFireTime() throws Exception {
+    TriggerMessage trigger = dispatch(app + "-disabled", "count", 0, 1);
+    // As if disabled between the node's send and the start: the claim drops it.
+    redis
+        .sync()
+        .hset(RedisKeys.job(KEYS.shardOf(trigger.jobId()), trigger.jobId()), "enabled", "false");
+    awaitResults(
+        "the start claim's verdict",
+        Duration.ofSeconds(30),
+        () ->
+            "DROPPED_STALE"
+                .equals(
+                    redis
+                        .sync()
+                        .hget(
+                            RedisKeys.trigger(KEYS.shardOf(trigger.jobId()), trigger.triggerId()),
+                            "state")));
+    assertThat(runs).doesNotContainKey(trigger.triggerId());
+    assertThat(executor.stats().started()).isZero();
   }
 
   @Test

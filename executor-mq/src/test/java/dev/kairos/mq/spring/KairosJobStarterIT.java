@@ -10,6 +10,7 @@ import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.executor.JobContext;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
@@ -175,19 +176,7 @@ class KairosJobStarterIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(KEYS.shardOf(job), trigger.triggerId()),
-            Map.of(
-                "id",
-                trigger.triggerId(),
-                "jobId",
-                job,
-                "fireMs",
-                Long.toString(fire),
-                "state",
-                "CLAIMED"));
+    DispatchedTriggers.write(redis, KEYS, trigger, "CLAIMED");
     return trigger;
   }
 

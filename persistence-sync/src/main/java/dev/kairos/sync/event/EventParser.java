@@ -12,11 +12,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns the field/value pairs that the Lua scripts append into {@link SyncEvent}s. The scripts
- * differ in which time field they write ({@code ms} from the cluster clock in the coordinator and
- * core scripts, {@code ts} from the server's TIME in executor-mq's); the event's own time decides
- * the timestamp the transition stands for: CLAIMED → claimedMs, DISPATCHED → dispatchedMs, RUNNING
- * → startedMs, a final state → endedMs (the event's {@code endedMs} when present).
+ * Turns the field/value pairs that the Lua scripts append into {@link SyncEvent}s. A trigger's
+ * history is its one {@code TRIGGER_ENDED} event, which carries the record's every field; a late
+ * result is a {@code TRIGGER_LATE}. Streams written by older versions may still hold one event per
+ * transition ({@code TRIGGER_CLAIMED}, {@code TRIGGER_UPDATED}, {@code TRIGGER_MOVED}), whose own
+ * time ({@code ms}, or {@code ts} from the executors' scripts) stands for the transition: CLAIMED →
+ * claimedMs, DISPATCHED → dispatchedMs, RUNNING → startedMs, a final state → endedMs.
  */
 public final class EventParser {
 
@@ -40,7 +41,12 @@ public final class EventParser {
                 Long.parseLong(required(body, JobFields.VERSION)),
                 Long.parseLong(required(body, JobFields.SCHEDULE_VERSION)),
                 eventTime(body, id));
-        case "TRIGGER_CLAIMED", "TRIGGER_UPDATED", "TRIGGER_MOVED" -> trigger(shard, id, body);
+        case TriggerEvents.TRIGGER_ENDED -> ended(shard, id, body);
+        case TriggerEvents.TRIGGER_LATE -> late(shard, id, body);
+        case TriggerEvents.TRIGGER_CLAIMED,
+            TriggerEvents.TRIGGER_UPDATED,
+            TriggerEvents.TRIGGER_MOVED ->
+            trigger(shard, id, body);
         case TriggerEvents.TRIGGER_LOG -> triggerLog(shard, id, body);
         default -> new SyncEvent.Unknown(shard, id, type, "unknown event type");
       };
@@ -76,6 +82,60 @@ public final class EventParser {
         List.copyOf(lines));
   }
 
+  /** TRIGGER_ENDED: the whole record of a trigger that reached a final state. */
+  private static SyncEvent ended(int shard, StreamId id, Map<String, String> body) {
+    String state = required(body, TriggerFields.STATE);
+    long at = eventTime(body, id);
+    String attempt = body.get(TriggerFields.ATTEMPT);
+    return new SyncEvent.TriggerChange(
+        shard,
+        id,
+        required(body, "triggerId"),
+        required(body, TriggerFields.JOB_ID),
+        state,
+        TriggerState.valueOf(state).rank(),
+        number(body, TriggerFields.FIRE_MS, null),
+        attempt == null || attempt.isEmpty() ? null : Integer.valueOf(attempt),
+        number(body, TriggerFields.SCHEDULE_VERSION, null),
+        body.get(TriggerFields.NODE),
+        number(body, TriggerFields.TERM, null),
+        body.get(TriggerFields.EXECUTOR),
+        body.get(TriggerFields.SLOT),
+        body.get(TriggerFields.MESSAGE),
+        number(body, TriggerFields.CLAIMED_MS, null),
+        number(body, TriggerFields.DISPATCHED_MS, null),
+        number(body, TriggerFields.STARTED_MS, null),
+        number(body, TriggerFields.ENDED_MS, at),
+        null,
+        null);
+  }
+
+  /** TRIGGER_LATE: a result after the final state, kept beside it. */
+  private static SyncEvent late(int shard, StreamId id, Map<String, String> body) {
+    return new SyncEvent.TriggerChange(
+        shard,
+        id,
+        required(body, "triggerId"),
+        required(body, TriggerFields.JOB_ID),
+        null,
+        NO_STATE_RANK,
+        number(body, TriggerFields.FIRE_MS, null),
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        number(body, TriggerFields.ENDED_MS, eventTime(body, id)),
+        body.get(TriggerFields.MESSAGE));
+  }
+
+  /** The per-transition events of versions before one event per trigger. */
   private static SyncEvent trigger(int shard, StreamId id, Map<String, String> body) {
     String triggerId = required(body, "triggerId");
     String jobId = required(body, TriggerFields.JOB_ID);

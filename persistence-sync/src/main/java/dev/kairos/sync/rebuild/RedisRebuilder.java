@@ -53,9 +53,14 @@ public final class RedisRebuilder {
       """
       SELECT job_id, app, handler, schedule_type, schedule, zone, params, routing, block,
           timeout_ms, retry_count, retry_backoff, misfire, misfire_threshold_ms, enabled,
-          schedule_version, version, created_ms, updated_ms, last_fire_ms, child_job_ids,
-          cron_dialect, description, owner, alarm_emails, alarm_webhooks
-      FROM kairos_job WHERE shard = ? AND NOT deleted AND COALESCE(created_ms, 0) < ?
+          schedule_version, version, created_ms, updated_ms,
+          GREATEST(j.last_fire_ms,
+              (SELECT max(t.fire_ms) FROM kairos_trigger t
+               WHERE t.job_id = j.job_id
+                 AND (t.trigger_id = t.job_id || ':' || t.fire_ms
+                      OR t.trigger_id LIKE t.job_id || ':' || t.fire_ms || '#%'))) AS last_fire_ms,
+          child_job_ids, cron_dialect, description, owner, alarm_emails, alarm_webhooks
+      FROM kairos_job j WHERE shard = ? AND NOT deleted AND COALESCE(created_ms, 0) < ?
       ORDER BY job_id
       """;
 

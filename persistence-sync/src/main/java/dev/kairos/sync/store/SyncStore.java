@@ -7,6 +7,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -82,13 +84,22 @@ public final class SyncStore {
       WHERE job_id = ? AND NOT deleted AND (last_fire_ms IS NULL OR last_fire_ms < ?)
       """;
 
-  private static final String UPSERT_TRIGGER =
+  /**
+   * Every trigger row of a batch in one statement: the rows travel as one array per column and
+   * {@code unnest} turns them back into rows, so PostgreSQL parses, plans and executes once per
+   * batch instead of once per row. A statement may not touch one row twice, so a batch holding two
+   * events of one trigger (a late result after its end, a replay) writes in rounds.
+   */
+  private static final String UPSERT_TRIGGERS =
       """
       INSERT INTO kairos_trigger AS t (trigger_id, job_id, shard, fire_ms, state, state_rank,
           attempt, schedule_version, node, term, executor, slot, message, claimed_ms,
           dispatched_ms, started_ms, ended_ms, late_ended_ms, late_message, node_pos_ms,
           node_pos_seq, slot_pos_ms, slot_pos_seq, last_stream_ms, last_stream_seq)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      SELECT * FROM unnest(?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[],
+          ?::smallint[], ?::int[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::text[],
+          ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[],
+          ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[])
       ON CONFLICT (trigger_id) DO UPDATE SET
           state = CASE WHEN EXCLUDED.state_rank > t.state_rank THEN EXCLUDED.state ELSE t.state END,
           state_rank = GREATEST(t.state_rank, EXCLUDED.state_rank),
@@ -169,17 +180,26 @@ public final class SyncStore {
       try (PreparedStatement upsertJob = c.prepareStatement(UPSERT_JOB);
           PreparedStatement deleteJob = c.prepareStatement(DELETE_JOB);
           PreparedStatement lastFire = c.prepareStatement(JOB_LAST_FIRE);
-          PreparedStatement upsertTrigger = c.prepareStatement(UPSERT_TRIGGER);
+          PreparedStatement upsertTriggers = c.prepareStatement(UPSERT_TRIGGERS);
           PreparedStatement logLine = c.prepareStatement(INSERT_LOG_LINE)) {
-        // Jobs first, then triggers: each statement kind is one JDBC batch, and the order
-        // between a job row and its triggers' rows does not matter (no foreign key).
+        // Jobs first, then triggers: each statement kind is one JDBC batch (the triggers one
+        // statement per round), and the order between a job row and its triggers' rows does not
+        // matter (no foreign key).
+        List<List<SyncEvent.TriggerChange>> triggerRounds = new ArrayList<>();
+        Map<String, Integer> roundsOf = new HashMap<>();
         for (SyncEvent event : events) {
           if (event instanceof SyncEvent.JobUpserted e) {
             bindJob(upsertJob, e);
           } else if (event instanceof SyncEvent.JobDeleted e) {
             bindDelete(deleteJob, e);
           } else if (event instanceof SyncEvent.TriggerChange e) {
-            bindTrigger(upsertTrigger, e);
+            int round = roundsOf.merge(e.triggerId(), 1, Integer::sum) - 1;
+            if (round == triggerRounds.size()) {
+              triggerRounds.add(new ArrayList<>());
+            }
+            triggerRounds.get(round).add(e);
+            // Only versions before one event per trigger wrote a CLAIMED event; today the
+            // rebuild takes a job's last fire from its triggers' rows.
             if ("CLAIMED".equals(e.state()) && e.fireMs() != null) {
               lastFire.setLong(1, e.fireMs());
               setText(lastFire, 2, e.jobId());
@@ -193,7 +213,10 @@ public final class SyncStore {
         }
         upsertJob.executeBatch();
         deleteJob.executeBatch();
-        upsertTrigger.executeBatch();
+        for (List<SyncEvent.TriggerChange> round : triggerRounds) {
+          bindTriggers(c, upsertTriggers, round);
+          upsertTriggers.executeUpdate();
+        }
         lastFire.executeBatch();
         logLine.executeBatch();
         c.commit();
@@ -272,44 +295,99 @@ public final class SyncStore {
     ps.addBatch();
   }
 
-  private static void bindTrigger(PreparedStatement ps, SyncEvent.TriggerChange e)
-      throws SQLException {
-    int i = 1;
-    setText(ps, i++, e.triggerId());
-    setText(ps, i++, e.jobId());
-    ps.setInt(i++, e.shard());
-    setLong(ps, i++, e.fireMs());
-    setText(ps, i++, e.state());
-    ps.setShort(i++, (short) e.stateRank());
-    if (e.attempt() == null) {
-      ps.setNull(i++, Types.INTEGER);
-    } else {
-      ps.setInt(i++, e.attempt());
+  /** Binds one round of trigger rows as the statement's 25 column arrays. */
+  private static void bindTriggers(
+      Connection c, PreparedStatement ps, List<SyncEvent.TriggerChange> rows) throws SQLException {
+    int n = rows.size();
+    String[] triggerId = new String[n];
+    String[] jobId = new String[n];
+    Integer[] shard = new Integer[n];
+    Long[] fireMs = new Long[n];
+    String[] state = new String[n];
+    Short[] stateRank = new Short[n];
+    Integer[] attempt = new Integer[n];
+    Long[] scheduleVersion = new Long[n];
+    String[] node = new String[n];
+    Long[] term = new Long[n];
+    String[] executor = new String[n];
+    String[] slot = new String[n];
+    String[] message = new String[n];
+    Long[] claimed = new Long[n];
+    Long[] dispatched = new Long[n];
+    Long[] started = new Long[n];
+    Long[] ended = new Long[n];
+    Long[] lateEnded = new Long[n];
+    String[] lateMessage = new String[n];
+    Long[] nodePosMs = new Long[n];
+    Long[] nodePosSeq = new Long[n];
+    Long[] slotPosMs = new Long[n];
+    Long[] slotPosSeq = new Long[n];
+    Long[] streamMs = new Long[n];
+    Long[] streamSeq = new Long[n];
+    for (int i = 0; i < n; i++) {
+      SyncEvent.TriggerChange e = rows.get(i);
+      triggerId[i] = text(e.triggerId());
+      jobId[i] = text(e.jobId());
+      shard[i] = e.shard();
+      fireMs[i] = e.fireMs();
+      state[i] = text(e.state());
+      stateRank[i] = (short) e.stateRank();
+      attempt[i] = e.attempt();
+      scheduleVersion[i] = e.scheduleVersion();
+      node[i] = text(e.node());
+      term[i] = e.term();
+      executor[i] = text(e.executor());
+      slot[i] = text(e.slot());
+      message[i] = text(e.message());
+      claimed[i] = e.claimedMs();
+      dispatched[i] = e.dispatchedMs();
+      started[i] = e.startedMs();
+      ended[i] = e.endedMs();
+      lateEnded[i] = e.lateEndedMs();
+      lateMessage[i] = text(e.lateMessage());
+      boolean nodeCarried = e.node() != null || e.term() != null;
+      nodePosMs[i] = nodeCarried ? e.id().ms() : null;
+      nodePosSeq[i] = nodeCarried ? e.id().seq() : null;
+      slotPosMs[i] = e.slot() != null ? e.id().ms() : null;
+      slotPosSeq[i] = e.slot() != null ? e.id().seq() : null;
+      streamMs[i] = e.id().ms();
+      streamSeq[i] = e.id().seq();
     }
-    setLong(ps, i++, e.scheduleVersion());
-    setText(ps, i++, e.node());
-    setLong(ps, i++, e.term());
-    setText(ps, i++, e.executor());
-    setText(ps, i++, e.slot());
-    setText(ps, i++, e.message());
-    setLong(ps, i++, e.claimedMs());
-    setLong(ps, i++, e.dispatchedMs());
-    setLong(ps, i++, e.startedMs());
-    setLong(ps, i++, e.endedMs());
-    setLong(ps, i++, e.lateEndedMs());
-    setText(ps, i++, e.lateMessage());
-    i = bindPosition(ps, i, e.node() != null || e.term() != null, e);
-    i = bindPosition(ps, i, e.slot() != null, e);
-    ps.setLong(i++, e.id().ms());
-    ps.setLong(i, e.id().seq());
-    ps.addBatch();
-  }
-
-  private static int bindPosition(
-      PreparedStatement ps, int i, boolean carried, SyncEvent.TriggerChange e) throws SQLException {
-    setLong(ps, i, carried ? e.id().ms() : null);
-    setLong(ps, i + 1, carried ? e.id().seq() : null);
-    return i + 2;
+    Object[][] columns = {
+      triggerId,
+      jobId,
+      shard,
+      fireMs,
+      state,
+      stateRank,
+      attempt,
+      scheduleVersion,
+      node,
+      term,
+      executor,
+      slot,
+      message,
+      claimed,
+      dispatched,
+      started,
+      ended,
+      lateEnded,
+      lateMessage,
+      nodePosMs,
+      nodePosSeq,
+      slotPosMs,
+      slotPosSeq,
+      streamMs,
+      streamSeq
+    };
+    String[] types = {
+      "text", "text", "int4", "int8", "text", "int2", "int4", "int8", "text", "int8", "text",
+      "text", "text", "int8", "int8", "int8", "int8", "int8", "text", "int8", "int8", "int8",
+      "int8", "int8", "int8"
+    };
+    for (int i = 0; i < columns.length; i++) {
+      ps.setArray(i + 1, c.createArrayOf(types[i], columns[i]));
+    }
   }
 
   private static void setLong(PreparedStatement ps, int i, Long value) throws SQLException {
@@ -330,6 +408,11 @@ public final class SyncStore {
     } else {
       ps.setInt(i, Integer.parseInt(value));
     }
+  }
+
+  /** A text value as PostgreSQL can hold it (see {@link #setText}). */
+  private static String text(String value) {
+    return value == null || value.indexOf('\u0000') < 0 ? value : value.replace('\u0000', '\uFFFD');
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.kairos.sync.worker;
 
+import dev.kairos.core.error.KairosException;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.protocol.record.EndedCompaction;
 import dev.kairos.sync.event.EventParser;
 import dev.kairos.sync.event.SyncEvent;
 import dev.kairos.sync.store.SyncStore;
@@ -12,11 +14,18 @@ import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +60,9 @@ public final class StreamSyncWorker implements AutoCloseable {
    */
   private static final long BUSY_PAUSE_DIVISOR = 2;
 
+  /** The dedup window a cluster that has not recorded one in its metadata uses. */
+  private static final Duration DEFAULT_DEDUP_WINDOW = Duration.ofMinutes(10);
+
   enum State {
     LATENT,
     STARTED,
@@ -74,6 +86,7 @@ public final class StreamSyncWorker implements AutoCloseable {
 
   // Only the worker thread touches these.
   private int shards;
+  private EndedCompaction compaction;
   private boolean[] readOwnPending = new boolean[0];
   private int nextShard;
   private boolean lastRoundFilledABatch;
@@ -232,6 +245,10 @@ public final class StreamSyncWorker implements AutoCloseable {
       return false;
     }
     int n = Integer.parseInt(stored);
+    String dedup = redis.sync().hget(RedisKeys.META, ClusterMetadata.DEDUP_WINDOW_MS);
+    compaction =
+        new EndedCompaction(
+            redis, dedup == null ? DEFAULT_DEDUP_WINDOW : Duration.ofMillis(Long.parseLong(dedup)));
     for (int s = 0; s < n; s++) {
       groups.ensure(s);
     }
@@ -357,11 +374,72 @@ public final class StreamSyncWorker implements AutoCloseable {
     store.apply(events);
     faults.afterCommit(events);
     // Safety: acknowledge only after the commit; a crash before this replays the entries.
+    List<CompletableFuture<?>> writes = new ArrayList<>(2 * idsByShard.size());
     idsByShard.forEach(
         (s, ids) ->
-            redis.sync().xack(RedisKeys.events(s), config.group(), ids.toArray(String[]::new)));
+            writes.add(
+                redis
+                    .async()
+                    .xack(RedisKeys.events(s), config.group(), ids.toArray(String[]::new))
+                    .toCompletableFuture()));
+    compactSucceeded(events, writes);
+    awaitAll(writes);
     metrics.applied(events.size());
     return events.size();
+  }
+
+  /**
+   * Their history committed, the records of triggers that ended in SUCCESS give way to tombstones
+   * ({@link EndedCompaction}), pipelined with the acknowledgements. A failed compaction costs only
+   * memory: the record stays until it expires.
+   */
+  private void compactSucceeded(List<SyncEvent> events, List<CompletableFuture<?>> writes) {
+    Map<Integer, List<EndedCompaction.Ended>> byShard = new HashMap<>();
+    for (SyncEvent event : events) {
+      if (event instanceof SyncEvent.TriggerChange t
+          && "SUCCESS".equals(t.state())
+          && t.fireMs() != null) {
+        byShard
+            .computeIfAbsent(t.shard(), s -> new ArrayList<>())
+            .add(new EndedCompaction.Ended(t.triggerId(), t.fireMs()));
+      }
+    }
+    byShard.forEach(
+        (shard, ended) -> {
+          for (CompletionStage<Long> call : compaction.compact(shard, ended)) {
+            writes.add(
+                call.toCompletableFuture()
+                    .handle(
+                        (compacted, failure) -> {
+                          if (failure != null) {
+                            metrics.loopError();
+                            log.warn(
+                                "shard {}: compacting {} synced triggers failed ({}); their records"
+                                    + " stay until they expire",
+                                shard,
+                                ended.size(),
+                                failure.toString());
+                          } else {
+                            metrics.compacted(compacted);
+                          }
+                          return null;
+                        }));
+          }
+        });
+  }
+
+  private void awaitAll(List<CompletableFuture<?>> writes) {
+    try {
+      CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+          .get(redis.timeout().toMillis() * 2, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KairosException("interrupted acknowledging synced entries", e);
+    } catch (ExecutionException | TimeoutException e) {
+      // Unacknowledged entries stay pending to this consumer and are applied again (idempotent).
+      java.util.Arrays.fill(readOwnPending, true);
+      throw new KairosException("acknowledging synced entries failed: " + e, e);
+    }
   }
 
   /** Entries per shard of a read over all shards: together at most a round's worth. */

@@ -14,6 +14,7 @@ public final class SyncMetrics {
   private final Counter claimed;
   private final Counter trimmed;
   private final Counter consumersRemoved;
+  private final Counter compacted;
 
   public SyncMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -24,6 +25,10 @@ public final class SyncMetrics {
     this.claimed = registry.counter("kairos.sync.entries.claimed");
     this.trimmed = registry.counter("kairos.sync.entries.trimmed");
     this.consumersRemoved = registry.counter("kairos.sync.consumers.removed");
+    this.compacted =
+        Counter.builder("kairos.sync.records.compacted")
+            .description("SUCCESS records replaced by tombstones once their history was synced")
+            .register(registry);
   }
 
   public MeterRegistry registry() {
@@ -52,6 +57,14 @@ public final class SyncMetrics {
 
   void trimmed(long n) {
     trimmed.increment(n);
+  }
+
+  void compacted(long n) {
+    compacted.increment(n);
+  }
+
+  public double compactedCount() {
+    return compacted.count();
   }
 
   void consumersRemoved(int n) {

@@ -64,7 +64,9 @@ public final class CancelScript {
             Long.toString(nowMs),
             by,
             Long.toString(dedupWindow.toMillis()),
-            Long.toString(eventsMaxLen));
+            Long.toString(eventsMaxLen),
+            RedisKeys.endedPrefix(shard),
+            Long.toString(RedisKeys.ENDED_BUCKET_MS));
     return new Reply(
         (String) reply.get(0), (String) reply.get(1), (String) reply.get(2), (String) reply.get(3));
   }

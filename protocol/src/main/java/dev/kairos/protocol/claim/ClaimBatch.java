@@ -18,16 +18,23 @@ public final class ClaimBatch {
 
   private static final LuaScript CLAIM = LuaScript.load(ClaimBatch.class, "claim_fires");
 
+  /**
+   * How many of a job's newest triggers its index ({@code RedisKeys.jobTriggers}) keeps: what the
+   * API lists of a job while PostgreSQL does not answer, and where it finds a job's triggers that
+   * have not ended. Below Redis' listpack limit for sorted sets (128), so an index of a job that
+   * fires every second costs about 40 bytes per entry instead of a skiplist's 100.
+   */
+  public static final int JOB_TRIGGER_INDEX_SIZE = 100;
+
   private final int shard;
   private final long term;
   private final long nowMs;
   private final long dedupWindowMs;
-  private final long eventsMaxLen;
   private final List<JobClaim> jobs = new ArrayList<>();
   private final List<AdhocClaim> adhocs = new ArrayList<>();
   private int fires;
 
-  public ClaimBatch(int shard, long term, long nowMs, long dedupWindowMs, long eventsMaxLen) {
+  public ClaimBatch(int shard, long term, long nowMs, long dedupWindowMs) {
     if (term < 1) {
       throw new IllegalArgumentException("term must be >= 1 but was " + term);
     }
@@ -35,7 +42,6 @@ public final class ClaimBatch {
     this.term = term;
     this.nowMs = nowMs;
     this.dedupWindowMs = dedupWindowMs;
-    this.eventsMaxLen = eventsMaxLen;
   }
 
   public ClaimBatch add(JobClaim claim) {
@@ -76,11 +82,7 @@ public final class ClaimBatch {
 
   String[] keys() {
     return new String[] {
-      RedisKeys.fence(shard),
-      RedisKeys.due(shard),
-      RedisKeys.events(shard),
-      RedisKeys.nodes(shard),
-      RedisKeys.adhoc(shard)
+      RedisKeys.fence(shard), RedisKeys.due(shard), RedisKeys.nodes(shard), RedisKeys.adhoc(shard)
     };
   }
 
@@ -89,10 +91,13 @@ public final class ClaimBatch {
     args.add(Long.toString(term));
     args.add(Long.toString(nowMs));
     args.add(Long.toString(dedupWindowMs));
-    args.add(Long.toString(eventsMaxLen));
     args.add(RedisKeys.jobPrefix(shard));
     args.add(RedisKeys.triggerPrefix(shard));
     args.add(RedisKeys.wheel(shard, ""));
+    args.add(RedisKeys.endedPrefix(shard));
+    args.add(Long.toString(RedisKeys.ENDED_BUCKET_MS));
+    args.add(RedisKeys.jobTriggers(shard, ""));
+    args.add(Integer.toString(JOB_TRIGGER_INDEX_SIZE));
     args.add(Integer.toString(jobs.size()));
     for (JobClaim job : jobs) {
       args.add(job.jobId());

@@ -130,6 +130,8 @@ public final class NodeEntryMover {
     args.add(RedisKeys.triggerPrefix(shard));
     args.add(RedisKeys.wheel(shard, ""));
     args.add(Long.toString(eventsMaxLen));
+    args.add(RedisKeys.endedPrefix(shard));
+    args.add(Long.toString(RedisKeys.ENDED_BUCKET_MS));
     args.add(Integer.toString(targets.size()));
     args.addAll(targets);
     String[] argv = args.toArray(String[]::new);

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.model.BlockStrategy;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.rocketmq.common.message.Message;
 
 /**
@@ -46,8 +48,49 @@ public final class MessageCodec {
     return message;
   }
 
+  /**
+   * The body of one broker message carrying several triggers of one queue: a JSON array of trigger
+   * objects, each as {@link #encode(TriggerMessage)} writes it. A node sends the triggers of one
+   * queue that are due together as one such message, so the broker stores, and the executor pulls
+   * and decodes, one message per burst and queue instead of one per trigger.
+   */
+  public byte[] encodeBatch(List<TriggerMessage> triggers) {
+    if (triggers.isEmpty()) {
+      throw new IllegalArgumentException("a batch holds at least one trigger");
+    }
+    try {
+      return mapper.writeValueAsBytes(triggers);
+    } catch (JsonProcessingException e) {
+      throw new KairosException("cannot encode a batch of " + triggers.size() + " triggers", e);
+    }
+  }
+
+  /**
+   * The triggers of a message body: one trigger object ({@link #encode(TriggerMessage)}) or an
+   * array of them ({@link #encodeBatch}). Strict like {@link #decodeTrigger}: one malformed trigger
+   * makes the whole body malformed.
+   */
+  public List<TriggerMessage> decodeTriggers(byte[] body) {
+    JsonNode root = tree(body, "trigger");
+    if (!root.isArray()) {
+      return List.of(trigger(object(root, "trigger")));
+    }
+    if (root.isEmpty()) {
+      throw new MalformedMessageException("empty trigger batch");
+    }
+    List<TriggerMessage> triggers = new ArrayList<>(root.size());
+    for (JsonNode element : root) {
+      triggers.add(trigger(object(element, "trigger")));
+    }
+    return triggers;
+  }
+
   public TriggerMessage decodeTrigger(byte[] body) {
-    Fields f = read(body, "trigger", TriggerMessage.VERSION);
+    return trigger(object(tree(body, "trigger"), "trigger"));
+  }
+
+  private TriggerMessage trigger(JsonNode root) {
+    Fields f = fields(root, "trigger", TriggerMessage.VERSION);
     try {
       return new TriggerMessage(
           f.version,
@@ -97,18 +140,32 @@ public final class MessageCodec {
   }
 
   private Fields read(byte[] body, String kind, int knownVersion) {
+    return fields(object(tree(body, kind), kind), kind, knownVersion);
+  }
+
+  private JsonNode tree(byte[] body, String kind) {
     if (body == null || body.length == 0) {
       throw new MalformedMessageException("empty " + kind + " message");
     }
-    JsonNode root;
     try {
-      root = mapper.readTree(body);
+      JsonNode root = mapper.readTree(body);
+      if (root == null) {
+        throw new MalformedMessageException(kind + " message is not JSON");
+      }
+      return root;
     } catch (IOException e) {
       throw new MalformedMessageException(kind + " message is not JSON: " + e.getMessage(), e);
     }
-    if (root == null || !root.isObject()) {
+  }
+
+  private static JsonNode object(JsonNode node, String kind) {
+    if (!node.isObject()) {
       throw new MalformedMessageException(kind + " message is not a JSON object");
     }
+    return node;
+  }
+
+  private static Fields fields(JsonNode root, String kind, int knownVersion) {
     Fields fields = new Fields(kind, root);
     int version = fields.intValue("version");
     if (version != knownVersion) {

@@ -12,14 +12,15 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 
 /**
  * One call of {@code claim_start.lua} or {@code complete_trigger.lua} for a group of triggers that
  * may belong to several shards. The group is laid out shard by shard: KEYS holds each shard's
- * events stream and open-trigger index; ARGV the dedup window, the events MAXLEN, then per shard
- * its trigger key prefix, its trigger count and their fields. The script answers in that layout's
- * order, and {@link #run} hands the answers back in the group's order.
+ * events stream and open-trigger index; ARGV the call's leading arguments, then per shard its key
+ * prefixes, its trigger count and their fields. The script answers in that layout's order, and
+ * {@link #run} hands the answers back in the group's order.
  *
  * @param <T> one trigger's request
  */
@@ -39,14 +40,16 @@ final class ShardedCall<T> {
 
   /**
    * @param shardOf the shard of a request's trigger
+   * @param shardArgs a shard's prefixes, the ARGV that come before its trigger count
    * @param fields appends a request's fields to ARGV
+   * @param leadingArgs the call's first ARGV (the dedup window, the events MAXLEN, ...)
    */
   static <T> ShardedCall<T> of(
       List<T> group,
       ToIntFunction<T> shardOf,
+      IntFunction<List<String>> shardArgs,
       BiConsumer<T, List<String>> fields,
-      long dedupWindowMs,
-      long eventsMaxLen) {
+      String... leadingArgs) {
     if (group.isEmpty()) {
       throw new IllegalArgumentException("a script call needs at least one trigger");
     }
@@ -55,15 +58,13 @@ final class ShardedCall<T> {
       byShard.computeIfAbsent(shardOf.applyAsInt(group.get(i)), s -> new ArrayList<>()).add(i);
     }
     List<String> keys = new ArrayList<>(2 * byShard.size());
-    List<String> args = new ArrayList<>();
-    args.add(Long.toString(dedupWindowMs));
-    args.add(Long.toString(eventsMaxLen));
+    List<String> args = new ArrayList<>(List.of(leadingArgs));
     int[] layout = new int[group.size()];
     int next = 0;
     for (Map.Entry<Integer, List<Integer>> shard : byShard.entrySet()) {
       keys.add(RedisKeys.events(shard.getKey()));
       keys.add(RedisKeys.openTriggers(shard.getKey()));
-      args.add(RedisKeys.triggerPrefix(shard.getKey()));
+      args.addAll(shardArgs.apply(shard.getKey()));
       args.add(Integer.toString(shard.getValue().size()));
       for (int i : shard.getValue()) {
         fields.accept(group.get(i), args);

@@ -16,7 +16,12 @@ public record StartOutcome(Kind kind, long startedMs, String stateFound, String 
     /** The trigger already started or ended; report DUPLICATE and do not run. */
     DUPLICATE,
     /** The fire time is more than D in the past and it never started; report EXPIRED. */
-    EXPIRED
+    EXPIRED,
+    /**
+     * The trigger's job was deleted, disabled or rescheduled after the node dispatched it (a
+     * pre-dispatch lead before its fire time): the claim ended it DROPPED_STALE; do not run.
+     */
+    DROPPED
   }
 
   public boolean started() {

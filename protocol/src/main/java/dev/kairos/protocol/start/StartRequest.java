@@ -12,6 +12,8 @@ import dev.kairos.protocol.message.TriggerMessage;
  * @param timeoutMs the handler timeout, 0 for none (keeps a RUNNING record alive that long past D)
  * @param executorId the claiming executor instance
  * @param slot the slot it consumes from
+ * @param sentMs when the node sent the message (the record's dispatch time if the node's ack of it
+ *     has not been recorded by the start)
  */
 public record StartRequest(
     String triggerId,
@@ -20,7 +22,8 @@ public record StartRequest(
     int attempt,
     long timeoutMs,
     String executorId,
-    int slot) {
+    int slot,
+    long sentMs) {
 
   public static StartRequest of(TriggerMessage message, String executorId, int slot) {
     return new StartRequest(
@@ -30,6 +33,7 @@ public record StartRequest(
         message.attempt(),
         message.timeoutMs(),
         executorId,
-        slot);
+        slot,
+        message.dispatchedMs());
   }
 }

@@ -149,6 +149,11 @@ public final class TriggerRecords {
         ShardedCall.of(
             group,
             request -> keys.shardOf(request.jobId()),
+            shard ->
+                List.of(
+                    RedisKeys.triggerPrefix(shard),
+                    RedisKeys.jobPrefix(shard),
+                    RedisKeys.endedPrefix(shard)),
             (request, args) -> {
               args.add(request.triggerId());
               args.add(request.jobId());
@@ -157,9 +162,11 @@ public final class TriggerRecords {
               args.add(Integer.toString(request.slot()));
               args.add(Integer.toString(request.attempt()));
               args.add(Long.toString(request.timeoutMs()));
+              args.add(Long.toString(request.sentMs()));
             },
-            dedupWindow.toMillis(),
-            eventsMaxLen);
+            Long.toString(dedupWindow.toMillis()),
+            Long.toString(eventsMaxLen),
+            Long.toString(RedisKeys.ENDED_BUCKET_MS));
     return call.run(claimStart, redis, TriggerRecords::startOutcome)
         .thenCompose(outcomes -> replicated(call.firstShard(), outcomes));
   }
@@ -257,6 +264,7 @@ public final class TriggerRecords {
     return ShardedCall.of(
             group,
             end -> keys.shardOf(end.jobId()),
+            shard -> List.of(RedisKeys.triggerPrefix(shard), RedisKeys.endedPrefix(shard)),
             (end, args) -> {
               args.add(end.triggerId());
               args.add(end.jobId());
@@ -265,8 +273,9 @@ public final class TriggerRecords {
               args.add(end.finalState().name());
               args.add(end.message());
             },
-            dedupWindow.toMillis(),
-            eventsMaxLen)
+            Long.toString(dedupWindow.toMillis()),
+            Long.toString(eventsMaxLen),
+            Long.toString(RedisKeys.ENDED_BUCKET_MS))
         .run(completeTrigger, redis, TriggerRecords::completionOutcome);
   }
 

@@ -49,12 +49,10 @@ public final class BroadcastShards {
 
   private final KairosRedis redis;
   private final String node;
-  private final long eventsMaxLen;
 
-  BroadcastShards(KairosRedis redis, String node, long eventsMaxLen) {
+  BroadcastShards(KairosRedis redis, String node) {
     this.redis = redis;
     this.node = node;
-    this.eventsMaxLen = eventsMaxLen;
   }
 
   /** The id of shard {@code index} of {@code total} of a broadcast trigger. */
@@ -71,12 +69,12 @@ public final class BroadcastShards {
         FAN_OUT.eval(
             redis.sync(),
             ScriptOutputType.MULTI,
-            new String[] {RedisKeys.trigger(shard, parentId), RedisKeys.events(shard)},
+            new String[] {RedisKeys.trigger(shard, parentId)},
             parentId,
             Long.toString(nowMs),
             liveSlots.stream().map(String::valueOf).collect(Collectors.joining(",")),
             RedisKeys.triggerPrefix(shard),
-            Long.toString(eventsMaxLen),
+            RedisKeys.jobTriggers(shard, ""),
             node);
     int total = ((Long) reply.get(0)).intValue();
     if (total == 0) {
@@ -103,7 +101,6 @@ public final class BroadcastShards {
     args.add(parentId);
     args.add(Long.toString(nowMs));
     args.add(slots.stream().map(String::valueOf).collect(Collectors.joining(",")));
-    args.add(Long.toString(eventsMaxLen));
     args.add(RedisKeys.triggerPrefix(shard));
     sent.forEach(
         (id, slot) -> {
@@ -117,7 +114,6 @@ public final class BroadcastShards {
             new String[] {
               RedisKeys.inflight(shard, node),
               RedisKeys.trigger(shard, parentId),
-              RedisKeys.events(shard),
               RedisKeys.openTriggers(shard)
             },
             args.toArray(String[]::new));

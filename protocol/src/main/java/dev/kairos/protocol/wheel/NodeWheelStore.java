@@ -74,7 +74,7 @@ public final class NodeWheelStore {
     this.node = node;
     this.eventsMaxLen = eventsMaxLen;
     this.timeout = timeout;
-    this.broadcastShards = new BroadcastShards(redis, node, eventsMaxLen);
+    this.broadcastShards = new BroadcastShards(redis, node);
     this.staleDrops =
         Counter.builder("kairos.wheel.stale.drops")
             .description("wheel entries dropped at take time: job gone, disabled or rescheduled")
@@ -154,7 +154,9 @@ public final class NodeWheelStore {
             Long.toString(nowMs),
             RedisKeys.jobPrefix(shard),
             RedisKeys.triggerPrefix(shard),
-            Long.toString(eventsMaxLen))
+            Long.toString(eventsMaxLen),
+            RedisKeys.endedPrefix(shard),
+            Long.toString(RedisKeys.ENDED_BUCKET_MS))
         .thenApply(reply -> parseTake(shard, reply));
   }
 
@@ -260,21 +262,18 @@ public final class NodeWheelStore {
   public record DispatchAck(String triggerId, String slot, long ackedMs) {}
 
   private CompletionStage<List<Boolean>> ackGroup(int shard, List<DispatchAck> group) {
-    String[] scriptKeys = {
-      RedisKeys.inflight(shard, node), RedisKeys.events(shard), RedisKeys.openTriggers(shard)
-    };
+    String[] scriptKeys = {RedisKeys.inflight(shard, node), RedisKeys.openTriggers(shard)};
     long now = 0;
-    String[] args = new String[3 + 3 * group.size()];
+    String[] args = new String[2 + 3 * group.size()];
     for (int i = 0; i < group.size(); i++) {
       DispatchAck ack = group.get(i);
       now = Math.max(now, ack.ackedMs());
-      args[3 + 3 * i] = ack.triggerId();
-      args[4 + 3 * i] = ack.slot();
-      args[5 + 3 * i] = Long.toString(ack.ackedMs());
+      args[2 + 3 * i] = ack.triggerId();
+      args[3 + 3 * i] = ack.slot();
+      args[4 + 3 * i] = Long.toString(ack.ackedMs());
     }
     args[0] = Long.toString(now);
-    args[1] = Long.toString(eventsMaxLen);
-    args[2] = RedisKeys.triggerPrefix(shard);
+    args[1] = RedisKeys.triggerPrefix(shard);
     return ACK.<List<Long>>evalAsync(redis.async(), ScriptOutputType.MULTI, scriptKeys, args)
         .thenApply(removed -> removed.stream().map(r -> r == 1L).toList());
   }

@@ -12,7 +12,7 @@ class ClaimBatchTest {
   @Test
   void encodesJobsAndFiresInTheScriptsArgumentLayout() {
     ClaimBatch batch =
-        new ClaimBatch(7, 3, 1_000, 600_000, 50_000)
+        new ClaimBatch(7, 3, 1_000, 600_000)
             .add(
                 new JobClaim(
                     "a",
@@ -26,17 +26,19 @@ class ClaimBatchTest {
 
     assertThat(batch.keys())
         .containsExactly(
-            "kairos:{7}:fence",
-            "kairos:{7}:due", "kairos:{7}:events", "kairos:{7}:nodes", "kairos:{7}:adhoc");
+            "kairos:{7}:fence", "kairos:{7}:due", "kairos:{7}:nodes", "kairos:{7}:adhoc");
     assertThat(batch.args())
         .containsExactly(
             "3",
             "1000",
             "600000",
-            "50000",
             "kairos:{7}:job:",
             "kairos:{7}:trigger:",
             "kairos:{7}:wheel:",
+            "kairos:{7}:ended:",
+            "10000",
+            "kairos:{7}:jobtriggers:",
+            "100",
             "3",
             "a",
             "900",
@@ -69,7 +71,7 @@ class ClaimBatchTest {
   @Test
   void parsesARejectionAndPerJobCounts() {
     ClaimBatch batch =
-        new ClaimBatch(0, 2, 0, 1, 1)
+        new ClaimBatch(0, 2, 0, 1)
             .add(new JobClaim("a", 1, 1, NextDue.at(2), List.of(new Fire(1, "n"))))
             .add(new JobClaim("b", 1, 1, NextDue.at(2), List.of(new Fire(1, "n"))))
             .add(new JobClaim("c", 1, 1, NextDue.at(2), List.of()))
@@ -100,7 +102,7 @@ class ClaimBatchTest {
 
   @Test
   void aTermBelowOneIsRefused() {
-    assertThatThrownBy(() -> new ClaimBatch(0, 0, 0, 1, 1))
+    assertThatThrownBy(() -> new ClaimBatch(0, 0, 0, 1))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -50,7 +50,7 @@ class ClaimFiresScriptIT {
   private ClaimOutcome claim(long term, long expectedScore, long version, long... fires) {
     List<Fire> list = Arrays.stream(fires).mapToObj(ms -> new Fire(ms, "n1")).toList();
     ClaimBatch batch =
-        new ClaimBatch(shard, term, T0, 600_000, 1_000)
+        new ClaimBatch(shard, term, T0, 600_000)
             .add(new JobClaim("j", expectedScore, version, NextDue.at(T0 + 5_000), list));
     return batch.send(fx.redis.async()).toCompletableFuture().join();
   }
@@ -89,7 +89,47 @@ class ClaimFiresScriptIT {
     ClaimOutcome again = claim(1, T0, 3, T0);
     assertThat(again.duplicates()).isEqualTo(1);
     assertThat(again.claimedFires()).isZero();
-    assertThat(fx.eventsOfJob("j")).hasSize(1);
+    assertThat(fx.wheel("n1")).containsOnlyKeys("j:" + T0);
+  }
+
+  @Test
+  void aClaimWritesNoEventAndIndexesTheTriggerUnderItsJob() {
+    claim(1, T0, 3, T0, T0 + 1_000);
+    assertThat(fx.events(shard)).isEmpty();
+    assertThat(fx.trigger("j:" + T0))
+        .containsEntry("state", "CLAIMED")
+        .containsEntry("quietSuccess", "1")
+        .containsEntry("scheduleVersion", "3");
+    assertThat(fx.redis.sync().zrange(RedisKeys.jobTriggers(shard, "j"), 0, -1))
+        .containsExactly("j:" + T0, "j:" + (T0 + 1_000));
+    assertThat(fx.redis.sync().pttl(RedisKeys.jobTriggers(shard, "j"))).isPositive();
+  }
+
+  @Test
+  void aFireWhoseTombstoneExistsIsNotClaimedAgain() {
+    // Ended in SUCCESS, synced and compacted: the record is gone, its tombstone is what is left.
+    fx.redis.sync().hset(RedisKeys.ended(shard, T0), "j:" + T0, "SUCCESS");
+    ClaimOutcome outcome = claim(1, T0, 3, T0);
+    assertThat(outcome.duplicates()).isEqualTo(1);
+    assertThat(outcome.claimedFires()).isZero();
+    assertThat(fx.wheel("n1")).isEmpty();
+    assertThat(fx.trigger("j:" + T0)).isEmpty();
+    assertThat(fx.dueScore("j")).isEqualTo((double) (T0 + 5_000));
+  }
+
+  @Test
+  void aJobsTriggerIndexKeepsItsNewestEntries() {
+    int size = ClaimBatch.JOB_TRIGGER_INDEX_SIZE;
+    long expected = T0;
+    for (int i = 0; i < size * 2; i++) {
+      long fire = T0 + i * 1_000L;
+      claim(1, expected, 3, fire);
+      expected = T0 + 5_000;
+      fx.redis.sync().zadd(RedisKeys.due(shard), expected, "j");
+    }
+    List<String> kept = fx.redis.sync().zrange(RedisKeys.jobTriggers(shard, "j"), 0, -1);
+    assertThat(kept.size()).isBetween(size, size + size / 4);
+    assertThat(kept).endsWith("j:" + (T0 + (size * 2 - 1) * 1_000L));
   }
 
   @Test

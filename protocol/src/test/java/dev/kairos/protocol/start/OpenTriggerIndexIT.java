@@ -8,6 +8,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.LiveJobs;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -47,11 +48,22 @@ class OpenTriggerIndexIT {
   /** A DISPATCHED record in the open index, as ack_dispatched leaves it. */
   private String dispatched(long fireMs, String state) {
     String id = job + ":" + fireMs;
+    LiveJobs.put(redis, KEYS, job);
     redis
         .sync()
         .hset(
             RedisKeys.trigger(shard, id),
-            Map.of("id", id, "jobId", job, "fireMs", Long.toString(fireMs), "state", state));
+            Map.of(
+                "id",
+                id,
+                "jobId",
+                job,
+                "fireMs",
+                Long.toString(fireMs),
+                "state",
+                state,
+                "scheduleVersion",
+                LiveJobs.VERSION));
     redis.sync().zadd(RedisKeys.openTriggers(shard), fireMs, id);
     return id;
   }
@@ -61,7 +73,7 @@ class OpenTriggerIndexIT {
   }
 
   private StartRequest start(String triggerId, long fireMs, String executor) {
-    return new StartRequest(triggerId, job, fireMs, 1, 0, executor, 0);
+    return new StartRequest(triggerId, job, fireMs, 1, 0, executor, 0, fireMs);
   }
 
   @Test

@@ -15,7 +15,13 @@ class ShardedCallTest {
   }
 
   private static ShardedCall<String> call(List<String> group) {
-    return ShardedCall.of(group, ShardedCallTest::shardOf, (id, args) -> args.add(id), 600_000, 50);
+    return ShardedCall.of(
+        group,
+        ShardedCallTest::shardOf,
+        shard -> List.of(RedisKeys.triggerPrefix(shard)),
+        (id, args) -> args.add(id),
+        "600000",
+        "50");
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.LiveJobs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -59,6 +60,7 @@ class StartClaimMemoryIT {
         String job = id.substring(0, id.indexOf(':'));
         long fireMs = Long.parseLong(id.substring(id.indexOf(':') + 1));
         String key = RedisKeys.trigger(KEYS.shardOf(job), id);
+        LiveJobs.put(redis, KEYS, job);
         RedisFuture<Long> write =
             redis
                 .async()
@@ -88,7 +90,7 @@ class StartClaimMemoryIT {
         inFlight.add(write.toCompletableFuture());
         inFlight.add(
             records
-                .claimStartAsync(new StartRequest(id, job, fireMs, 1, 0, "exec-" + run, 0))
+                .claimStartAsync(new StartRequest(id, job, fireMs, 1, 0, "exec-" + run, 0, fireMs))
                 .toCompletableFuture()
                 .thenAccept(o -> assertThat(o.kind()).isEqualTo(StartOutcome.Kind.STARTED)));
         if (inFlight.size() >= WINDOW) {

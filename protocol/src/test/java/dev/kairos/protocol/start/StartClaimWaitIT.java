@@ -8,6 +8,7 @@ import dev.kairos.core.redis.ReplicaWait;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.LiveJobs;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -53,6 +54,7 @@ class StartClaimWaitIT {
   /** A DISPATCHED record as a node writes it, and the executor's request to start it. */
   private static StartRequest start(KairosRedis redis, String job, long fireMs) {
     String id = job + ":" + fireMs;
+    LiveJobs.put(redis, KEYS, job);
     redis
         .sync()
         .hset(
@@ -66,12 +68,14 @@ class StartClaimWaitIT {
                 Long.toString(fireMs),
                 "state",
                 "DISPATCHED",
+                "scheduleVersion",
+                LiveJobs.VERSION,
                 "attempt",
                 "1",
                 "node",
                 "node-1",
                 "term",
                 "3"));
-    return new StartRequest(id, job, fireMs, 1, 0, "exec-1", 0);
+    return new StartRequest(id, job, fireMs, 1, 0, "exec-1", 0, fireMs);
   }
 }

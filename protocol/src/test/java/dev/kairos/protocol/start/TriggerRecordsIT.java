@@ -8,6 +8,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.protocol.LiveJobs;
 import dev.kairos.protocol.start.CompletionOutcome.Kind;
 import io.lettuce.core.StreamMessage;
 import java.time.Duration;
@@ -54,6 +55,7 @@ class TriggerRecordsIT {
   /** Writes the record the way a scheduler node does before it publishes. */
   private String dispatched(long fireMs, String state) {
     String id = job + ":" + fireMs;
+    LiveJobs.put(redis, KEYS, job);
     redis
         .sync()
         .hset(
@@ -67,6 +69,8 @@ class TriggerRecordsIT {
                 Long.toString(fireMs),
                 "state",
                 state,
+                "scheduleVersion",
+                LiveJobs.VERSION,
                 "attempt",
                 "1",
                 "node",
@@ -77,7 +81,7 @@ class TriggerRecordsIT {
   }
 
   private StartRequest start(String triggerId, long fireMs, String executor) {
-    return new StartRequest(triggerId, job, fireMs, 1, 0, executor, 0);
+    return new StartRequest(triggerId, job, fireMs, 1, 0, executor, 0, fireMs);
   }
 
   @Test
@@ -163,10 +167,11 @@ class TriggerRecordsIT {
   }
 
   @Test
-  void startRecordsExecutorSlotAndTimeAndAppendsAnEvent() {
+  void startRecordsExecutorSlotAndTimeWithoutAnEvent() {
     long fire = redisNowMs() - 5;
     String id = dispatched(fire, "DISPATCHED");
-    StartOutcome outcome = records.claimStart(new StartRequest(id, job, fire, 2, 0, "exec-9", 3));
+    StartOutcome outcome =
+        records.claimStart(new StartRequest(id, job, fire, 2, 0, "exec-9", 3, fire));
     assertThat(outcome.kind()).isEqualTo(StartOutcome.Kind.STARTED);
     assertThat(outcome.stateFound()).isEqualTo("DISPATCHED");
     Map<String, String> record = redis.sync().hgetall(triggerKey(id));
@@ -177,7 +182,8 @@ class TriggerRecordsIT {
         .containsEntry("attempt", "2")
         .containsEntry("startedMs", Long.toString(outcome.startedMs()))
         .containsEntry("node", "node-1");
-    assertThat(lastEventOf(id)).containsEntry("state", "RUNNING").containsEntry("jobId", job);
+    // A trigger's history is its one TRIGGER_ENDED event: a start writes none.
+    assertThat(eventsOf(id)).isEmpty();
     // The record lives until fire + D, so memory stays bounded.
     long pttl = redis.sync().pttl(triggerKey(id));
     assertThat(pttl).isBetween(D.toMillis() - 5_000, D.toMillis() + 1_000);
@@ -207,7 +213,9 @@ class TriggerRecordsIT {
     assertThat(records.claimStart(start(id, fire, "exec-1")).kind())
         .isEqualTo(StartOutcome.Kind.EXPIRED);
     assertThat(redis.sync().hget(triggerKey(id), "state")).isEqualTo("EXPIRED");
-    assertThat(lastEventOf(id)).containsEntry("state", "EXPIRED");
+    assertThat(lastEventOf(id))
+        .containsEntry("type", "TRIGGER_ENDED")
+        .containsEntry("state", "EXPIRED");
     assertThat(records.claimStart(start(id, fire, "exec-2")).kind())
         .isEqualTo(StartOutcome.Kind.EXPIRED);
   }
@@ -251,7 +259,17 @@ class TriggerRecordsIT {
         .containsEntry("state", "FAIL")
         .containsEntry("message", "boom")
         .containsKey("endedMs");
-    assertThat(lastEventOf(id)).containsEntry("state", "FAIL").containsEntry("message", "boom");
+    // The one event carries every stage the record holds: claim, start and end.
+    assertThat(eventsOf(id)).hasSize(1);
+    assertThat(lastEventOf(id))
+        .containsEntry("type", "TRIGGER_ENDED")
+        .containsEntry("state", "FAIL")
+        .containsEntry("message", "boom")
+        .containsEntry("executor", "exec-1")
+        .containsEntry("node", "node-1")
+        .containsEntry("term", "3")
+        .containsKey("startedMs")
+        .containsKey("endedMs");
   }
 
   @Test
@@ -282,9 +300,77 @@ class TriggerRecordsIT {
     Map<String, String> record = redis.sync().hgetall(triggerKey(id));
     assertThat(record.get("state")).isEqualTo("LOST");
     assertThat(record.get("lateResult")).isEqualTo(first);
-    assertThat(eventsOf(id).stream().filter(e -> "1".equals(e.get("late"))))
+    assertThat(eventsOf(id).stream().filter(e -> "TRIGGER_LATE".equals(e.get("type"))))
         .as("late-result events")
-        .hasSize(1);
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e)
+                    .containsEntry("state", "SUCCESS")
+                    .containsEntry("executor", "exec-1")
+                    .containsEntry("message", "ok"));
+  }
+
+  @Test
+  void aTriggerWhoseJobWasDisabledAfterItsDispatchIsDroppedAtItsStart() {
+    long fire = redisNowMs();
+    String id = dispatched(fire, "DISPATCHED");
+    redis.sync().hset(RedisKeys.job(KEYS.shardOf(job), job), "enabled", "false");
+
+    StartOutcome outcome = records.claimStart(start(id, fire, "exec-1"));
+
+    assertThat(outcome.kind()).isEqualTo(StartOutcome.Kind.DROPPED);
+    assertThat(redis.sync().hgetall(triggerKey(id)))
+        .containsEntry("state", "DROPPED_STALE")
+        .containsEntry("message", "job disabled")
+        .doesNotContainKey("startedMs");
+    assertThat(lastEventOf(id))
+        .containsEntry("type", "TRIGGER_ENDED")
+        .containsEntry("state", "DROPPED_STALE");
+    assertThat(records.claimStart(start(id, fire, "exec-2")).kind())
+        .isEqualTo(StartOutcome.Kind.DUPLICATE);
+  }
+
+  @Test
+  void aRescheduledJobDropsItsScheduledFireButNotAnAdhocOne() {
+    long fire = redisNowMs();
+    String scheduled = dispatched(fire, "DISPATCHED");
+    String manual = dispatched(fire + 1, "DISPATCHED");
+    redis.sync().hset(triggerKey(manual), "kind", "MANUAL");
+    redis.sync().hset(RedisKeys.job(KEYS.shardOf(job), job), "scheduleVersion", "2");
+
+    assertThat(records.claimStart(start(scheduled, fire, "exec-1")).kind())
+        .isEqualTo(StartOutcome.Kind.DROPPED);
+    assertThat(redis.sync().hget(triggerKey(scheduled), "message"))
+        .isEqualTo("schedule version 1 is now 2");
+    assertThat(records.claimStart(start(manual, fire + 1, "exec-1")).kind())
+        .isEqualTo(StartOutcome.Kind.STARTED);
+  }
+
+  @Test
+  void aDeletedJobDropsItsTriggerAtItsStart() {
+    long fire = redisNowMs();
+    String id = dispatched(fire, "CLAIMED");
+    redis.sync().del(RedisKeys.job(KEYS.shardOf(job), job));
+
+    assertThat(records.claimStart(start(id, fire, "exec-1")).kind())
+        .isEqualTo(StartOutcome.Kind.DROPPED);
+    assertThat(redis.sync().hget(triggerKey(id), "message")).isEqualTo("job deleted");
+  }
+
+  @Test
+  void aTriggerKnownOnlyByItsTombstoneIsADuplicateAndItsEndIsAlreadyRecorded() {
+    long fire = redisNowMs();
+    String id = job + ":" + fire;
+    int shard = KEYS.shardOf(job);
+    redis.sync().hset(RedisKeys.ended(shard, fire), id, "SUCCESS");
+
+    StartOutcome copy = records.claimStart(start(id, fire, "exec-2"));
+    assertThat(copy.kind()).isEqualTo(StartOutcome.Kind.DUPLICATE);
+    assertThat(copy.stateFound()).isEqualTo("SUCCESS");
+    assertThat(records.complete(id, job, fire, "exec-1", TriggerState.SUCCESS, "ok").kind())
+        .isEqualTo(Kind.ALREADY);
+    assertThat(redis.sync().exists(triggerKey(id))).as("no record recreated").isZero();
   }
 
   @Test

@@ -7,6 +7,8 @@ import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.store.JobStore;
+import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
@@ -100,19 +102,61 @@ class NodeWheelStoreIT {
   }
 
   @Test
-  void takeDueMarksWhetherASuccessNeedsALifecycleReaction() {
+  void theClaimMarksWhetherASuccessNeedsALifecycleReaction() {
     JobDefinition parent = job("parent").toBuilder().childJobIds(List.of("p")).build();
     fx.putJob(parent, T0);
     Claims.claim(fx, 1, parent, T0, T0, "node-a");
     JobDefinition delay = job("delay").toBuilder().fixedDelay(5_000).build();
     fx.putJob(delay, T0);
     Claims.claim(fx, 1, delay, T0, T0, "node-a");
-
-    nodeA.takeDue(shard("parent"), T0, 100, T0);
-    nodeA.takeDue(shard("delay"), T0, 100, T0);
+    claimed("plain", T0, "node-a");
 
     assertThat(fx.trigger("parent:" + T0)).containsEntry("quietSuccess", "0");
     assertThat(fx.trigger("delay:" + T0)).containsEntry("quietSuccess", "0");
+    assertThat(fx.trigger("plain:" + T0)).containsEntry("quietSuccess", "1");
+  }
+
+  @Test
+  void aFireClaimedBeforeADisableAndDueAfterTheReEnableIsTaken() {
+    // The job store's own disable and enable (set_job_enabled.lua), as job-batches calls them.
+    JobStore jobs = new JobStore(fx.redis, fx.keys, new SettableClock(T0));
+    JobDefinition job =
+        jobs.create(
+            JobDefinition.builder("again")
+                .app("billing")
+                .handler("invoice")
+                .fixedRate(1_000)
+                .build());
+    long due = jobs.dueScore("again").orElseThrow().longValue();
+    Claims.claim(fx, 1, job, due, due, "node-a");
+
+    jobs.disable("again");
+    jobs.enable("again");
+
+    TakeResult taken = nodeA.takeDue(shard("again"), due, 100, due);
+    assertThat(taken.staleDropped()).as("dropped as stale").isZero();
+    assertThat(taken.due()).extracting(DueTrigger::triggerId).containsExactly("again:" + due);
+  }
+
+  @Test
+  void aFireDueWhileItsJobIsDisabledIsDroppedAndTheReEnabledJobFiresAgain() {
+    JobStore jobs = new JobStore(fx.redis, fx.keys, new SettableClock(T0));
+    JobDefinition job =
+        jobs.create(
+            JobDefinition.builder("paused")
+                .app("billing")
+                .handler("invoice")
+                .fixedRate(1_000)
+                .build());
+    long due = jobs.dueScore("paused").orElseThrow().longValue();
+    Claims.claim(fx, 1, job, due, due, "node-a");
+
+    jobs.disable("paused");
+    TakeResult taken = nodeA.takeDue(shard("paused"), due, 100, due);
+    assertThat(taken.due()).isEmpty();
+    assertThat(fx.trigger("paused:" + due)).containsEntry("message", "job disabled");
+    jobs.enable("paused");
+    assertThat(jobs.dueScore("paused")).as("back on its schedule").isPresent();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.kairos.node.cluster;
 
+import dev.kairos.node.fire.FireProperties;
 import dev.kairos.node.system.zookeeper.ZookeeperProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -7,11 +8,12 @@ import org.springframework.context.annotation.Configuration;
 
 /** Builds the validated timing parameters; a violation stops the context before anything runs. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(ClusterProperties.class)
+@EnableConfigurationProperties({ClusterProperties.class, FireProperties.class})
 class ClusterConfiguration {
 
   @Bean
-  TimingParameters timingParameters(ClusterProperties cluster, ZookeeperProperties zookeeper) {
+  TimingParameters timingParameters(
+      ClusterProperties cluster, ZookeeperProperties zookeeper, FireProperties fire) {
     TimingParameters timing =
         new TimingParameters(
             cluster.getHeartbeatInterval(),
@@ -26,7 +28,8 @@ class ClusterConfiguration {
             cluster.getDedupWindow(),
             cluster.getRedeliveryBudget(),
             cluster.getSlotLeaseTtl(),
-            cluster.getSlotLeaseRenewInterval());
+            cluster.getSlotLeaseRenewInterval(),
+            fire.getPreDispatch());
     TimingValidator.check(timing);
     return timing;
   }

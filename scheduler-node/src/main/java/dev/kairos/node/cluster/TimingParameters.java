@@ -37,7 +37,8 @@ public record TimingParameters(
     Duration dedupWindow,
     Duration redeliveryBudget,
     Duration slotLeaseTtl,
-    Duration slotLeaseRenewInterval) {
+    Duration slotLeaseRenewInterval,
+    Duration preDispatch) {
 
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofMillis(500);
   public static final Duration DEFAULT_LEADER_TIMEOUT = Duration.ofSeconds(3);
@@ -56,6 +57,9 @@ public record TimingParameters(
   public static final Duration DEFAULT_SLOT_LEASE_TTL = Duration.ofSeconds(10);
   public static final Duration DEFAULT_SLOT_LEASE_RENEW_INTERVAL = Duration.ofSeconds(3);
 
+  /** {@code kairos.fire.pre-dispatch}: a trigger is sent this long before its fire time. */
+  public static final Duration DEFAULT_PRE_DISPATCH = Duration.ofSeconds(2);
+
   public TimingParameters {
     Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
     Objects.requireNonNull(leaderTimeout, "leaderTimeout");
@@ -70,6 +74,7 @@ public record TimingParameters(
     Objects.requireNonNull(redeliveryBudget, "redeliveryBudget");
     Objects.requireNonNull(slotLeaseTtl, "slotLeaseTtl");
     Objects.requireNonNull(slotLeaseRenewInterval, "slotLeaseRenewInterval");
+    Objects.requireNonNull(preDispatch, "preDispatch");
   }
 
   /** The defaults of DESIGN.md, which satisfy every rule. */
@@ -87,6 +92,7 @@ public record TimingParameters(
         DEFAULT_DEDUP_WINDOW,
         DEFAULT_REDELIVERY_BUDGET,
         DEFAULT_SLOT_LEASE_TTL,
-        DEFAULT_SLOT_LEASE_RENEW_INTERVAL);
+        DEFAULT_SLOT_LEASE_RENEW_INTERVAL,
+        DEFAULT_PRE_DISPATCH);
   }
 }

@@ -24,6 +24,7 @@ public final class TimingValidator {
   public static final String REDELIVERY_BUDGET = "kairos.cluster.redelivery-budget";
   public static final String SLOT_LEASE_TTL = "kairos.cluster.slot-lease-ttl";
   public static final String SLOT_LEASE_RENEW_INTERVAL = "kairos.cluster.slot-lease-renew-interval";
+  public static final String PRE_DISPATCH = "kairos.fire.pre-dispatch";
 
   private TimingValidator() {}
 
@@ -108,6 +109,19 @@ public final class TimingValidator {
               p.wheelReconcileInterval(),
               "less than " + PRE_READ + " − " + SCAN_INTERVAL,
               reconcileLimit));
+    }
+    // A fire is claimed onto a wheel (a scan, then at worst a reconcile) before its lead begins.
+    if (p.preDispatch().isNegative()) {
+      out.add(rule(PRE_DISPATCH, p.preDispatch(), "0 or more", Duration.ZERO));
+    }
+    Duration leadLimit = p.preRead().minus(p.scanInterval()).minus(p.wheelReconcileInterval());
+    if (!p.preDispatch().isZero() && p.preDispatch().compareTo(leadLimit) >= 0) {
+      out.add(
+          rule(
+              PRE_DISPATCH,
+              p.preDispatch(),
+              "less than " + PRE_READ + " − " + SCAN_INTERVAL + " − " + WHEEL_RECONCILE_INTERVAL,
+              leadLimit));
     }
     // Fires claimed ahead by the pre-read are not yet late; a smaller threshold calls them
     // misfires.

@@ -2,7 +2,6 @@ package dev.kairos.node.fire;
 
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.node.route.Route;
-import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.TriggerMessage;
 import dev.kairos.protocol.wheel.BroadcastShards;
 import dev.kairos.protocol.wheel.BroadcastShards.FanOut;
@@ -45,7 +44,6 @@ final class BroadcastDispatcher {
   private final LongSupplier term;
   private final Executor ackExecutor;
   private final FireMeters meters;
-  private final MessageCodec codec = new MessageCodec();
 
   BroadcastDispatcher(
       NodeWheelStore store,
@@ -97,7 +95,7 @@ final class BroadcastDispatcher {
               term.getAsLong(),
               now);
       sending.put(shardId, slot);
-      acks.add(sender.send(codec.toMessage(message), slot).toCompletableFuture());
+      acks.add(sender.send(message, slot).toCompletableFuture());
     }
     log.debug(
         "broadcast {} to {} of {} shards (slots {})",

@@ -133,7 +133,8 @@ class FireConfiguration {
             fire.getMaxUnackedSends(),
             fire.getNoExecutorGrace(),
             fire.getAckLinger(),
-            fire.getWheelTick());
+            fire.getWheelTick(),
+            fire.getPreDispatch());
     NodeFirePath path =
         new NodeFirePath(
             store,

@@ -1,6 +1,7 @@
 package dev.kairos.node.fire;
 
-import dev.kairos.node.wheel.WheelTicker;
+import dev.kairos.core.timer.WheelTicker;
+import dev.kairos.node.cluster.TimingParameters;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -25,6 +26,9 @@ import java.util.Objects;
  * @param wheelTick the grid due entries are handed out on ({@link WheelTicker}): zero hands each
  *     out at its own millisecond; a tick of {@code q} ms groups the fires of each {@code q} ms into
  *     one hand-off, at most {@code q - 1} ms late
+ * @param preDispatch how long before its fire time an entry is taken off the wheel and sent: the
+ *     executor holds the trigger until its fire time and starts it then, so a burst's takes, sends
+ *     and broker round trips happen before it is due instead of after; zero sends at the fire time
  */
 public record FirePathSettings(
     int batchSize,
@@ -38,7 +42,15 @@ public record FirePathSettings(
     int maxUnackedSends,
     Duration noExecutorGrace,
     Duration ackLinger,
-    Duration wheelTick) {
+    Duration wheelTick,
+    Duration preDispatch) {
+
+  /**
+   * Default pre-dispatch lead: long enough for a node to take and send a burst of a few thousand
+   * fires due on the same millisecond before it is due, short enough that the leader (which claims
+   * a fire a pre-read window ahead, 5 s by default) has always put it on a wheel by then.
+   */
+  public static final Duration DEFAULT_PRE_DISPATCH = TimingParameters.DEFAULT_PRE_DISPATCH;
 
   /** Most entries read per shard by one reconcile, and moved per shard by one take or sweep. */
   public static final int PER_SHARD_LIMIT = 10_000;
@@ -60,6 +72,36 @@ public record FirePathSettings(
    * several acks of a shard at a few hundred fires a second per node.
    */
   public static final Duration DEFAULT_ACK_LINGER = Duration.ofMillis(500);
+
+  /** Settings that send each entry at its fire time (no pre-dispatch). */
+  public FirePathSettings(
+      int batchSize,
+      int dispatchThreads,
+      int ackThreads,
+      int maxPending,
+      Duration preRead,
+      Duration reconcileInterval,
+      Duration sweepInterval,
+      Duration resendAfter,
+      int maxUnackedSends,
+      Duration noExecutorGrace,
+      Duration ackLinger,
+      Duration wheelTick) {
+    this(
+        batchSize,
+        dispatchThreads,
+        ackThreads,
+        maxPending,
+        preRead,
+        reconcileInterval,
+        sweepInterval,
+        resendAfter,
+        maxUnackedSends,
+        noExecutorGrace,
+        ackLinger,
+        wheelTick,
+        Duration.ZERO);
+  }
 
   /** Settings that hand each due entry out at its own millisecond (no wheel tick). */
   public FirePathSettings(
@@ -179,6 +221,15 @@ public record FirePathSettings(
     Objects.requireNonNull(noExecutorGrace, "noExecutorGrace");
     Objects.requireNonNull(ackLinger, "ackLinger");
     Objects.requireNonNull(wheelTick, "wheelTick");
+    Objects.requireNonNull(preDispatch, "preDispatch");
+    if (preDispatch.isNegative() || preDispatch.compareTo(preRead) >= 0) {
+      throw new IllegalArgumentException(
+          "preDispatch ("
+              + preDispatch
+              + ") must be 0 or more and below the pre-read ("
+              + preRead
+              + ")");
+    }
     if (wheelTick.isNegative() || wheelTick.compareTo(WheelTicker.MAX_TICK) > 0) {
       throw new IllegalArgumentException(
           "wheelTick (" + wheelTick + ") must be 0 to " + WheelTicker.MAX_TICK);

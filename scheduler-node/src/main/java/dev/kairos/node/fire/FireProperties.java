@@ -100,6 +100,23 @@ public class FireProperties {
    */
   @NotNull private Duration wheelTick = Duration.ZERO;
 
+  /**
+   * How long before its fire time a trigger is taken off the wheel and sent to its executor, which
+   * holds it and starts it at its fire time: a burst of fires due on one millisecond is taken, sent
+   * and delivered before it is due. 0 sends each at its fire time. Below the pre-read window minus
+   * the scan and reconcile intervals (checked at start), so the leader has claimed a fire onto a
+   * wheel before its lead begins.
+   */
+  @NotNull private Duration preDispatch = FirePathSettings.DEFAULT_PRE_DISPATCH;
+
+  public Duration getPreDispatch() {
+    return preDispatch;
+  }
+
+  public void setPreDispatch(Duration preDispatch) {
+    this.preDispatch = preDispatch;
+  }
+
   public Duration getWheelTick() {
     return wheelTick;
   }

@@ -3,11 +3,12 @@ package dev.kairos.node.fire;
 import dev.kairos.core.batch.Coalescer;
 import dev.kairos.core.log.LogThrottle;
 import dev.kairos.core.time.KairosClock;
-import dev.kairos.node.wheel.TimingWheel;
-import dev.kairos.node.wheel.WheelEntry;
-import dev.kairos.node.wheel.WheelTicker;
+import dev.kairos.core.timer.TimedEntry;
+import dev.kairos.core.timer.TimingWheel;
+import dev.kairos.core.timer.WheelTicker;
 import dev.kairos.protocol.wheel.DueTrigger;
 import dev.kairos.protocol.wheel.NodeWheelStore;
+import dev.kairos.protocol.wheel.WheelEntry;
 import dev.kairos.protocol.wheel.WheelNotifier;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -54,8 +55,11 @@ import org.slf4j.LoggerFactory;
  *       recorded, the process died mid-send) go back on the wheel and are sent again.
  * </ul>
  *
- * <p>Nothing fires before its time: the ticker hands out an entry only once cluster time has
- * reached it, and {@code take_due} is called with cluster time as its upper bound.
+ * <p>Nothing is sent earlier than the pre-dispatch lead ({@link FirePathSettings#preDispatch()})
+ * before its fire time: the ticker hands out an entry only once cluster time has reached its fire
+ * time minus the lead, and {@code take_due} is called with cluster time plus the lead as its upper
+ * bound. The executor holds a trigger that arrives early until its fire time, on cluster time, and
+ * claims its start then; nothing starts before its time.
  */
 public final class NodeFirePath implements WheelNotifier, AutoCloseable {
 
@@ -95,6 +99,9 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
   private final LogThrottle takeFailures =
       new LogThrottle(Duration.ofSeconds(10), System::nanoTime);
 
+  /** {@link FirePathSettings#preDispatch()} in ms. */
+  private final long leadMs;
+
   /** Set once by a drain: due entries stay in the persisted wheel for the leader to move. */
   private volatile boolean quiesced;
 
@@ -110,6 +117,7 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
     this.store = store;
     this.clock = clock;
     this.settings = settings;
+    this.leadMs = settings.preDispatch().toMillis();
     String node = store.node();
     this.meters = new FireMeters(meterRegistry, node);
     this.dispatchExecutor = pool("kairos-dispatch-" + node, settings.dispatchThreads());
@@ -240,12 +248,12 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
    * nodes are ignored here; those nodes find them by their reconcile.
    */
   @Override
-  public void notifyAssigned(String node, Collection<dev.kairos.protocol.wheel.WheelEntry> in) {
+  public void notifyAssigned(String node, Collection<WheelEntry> in) {
     if (!store.node().equals(node) || state.get() != State.STARTED) {
       return;
     }
-    for (dev.kairos.protocol.wheel.WheelEntry entry : in) {
-      ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
+    for (WheelEntry entry : in) {
+      ticker.add(timed(entry));
     }
   }
 
@@ -261,12 +269,12 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
       return 0; // the entries are the leader's to move now; re-adding them would only spin
     }
     long now = clock.nowMs();
-    List<dev.kairos.protocol.wheel.WheelEntry> persisted =
+    List<WheelEntry> persisted =
         store.loadWheel(now + settings.preRead().toMillis(), FirePathSettings.PER_SHARD_LIMIT);
     int added = 0;
-    for (dev.kairos.protocol.wheel.WheelEntry entry : persisted) {
+    for (WheelEntry entry : persisted) {
       if (!wheel.contains(entry.triggerId()) && !ticker.isHandedOut(entry.triggerId())) {
-        ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
+        ticker.add(timed(entry));
         added++;
       }
     }
@@ -277,13 +285,20 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
     return added;
   }
 
+  /**
+   * The in-memory wheel's entry of a persisted one: due when it is to be taken and sent, the
+   * pre-dispatch lead before its fire time (the executor holds it until then).
+   */
+  private TimedEntry<Integer> timed(WheelEntry entry) {
+    return new TimedEntry<>(entry.triggerId(), entry.fireMs() - leadMs, entry.shard());
+  }
+
   /** Puts inflight entries older than the resend delay back on the wheel; they fire at once. */
   int sweepInflight() {
     long olderThan = clock.nowMs() - settings.resendAfter().toMillis();
-    List<dev.kairos.protocol.wheel.WheelEntry> requeued =
-        store.requeueInflight(olderThan, FirePathSettings.PER_SHARD_LIMIT);
-    for (dev.kairos.protocol.wheel.WheelEntry entry : requeued) {
-      ticker.add(new WheelEntry<>(entry.triggerId(), entry.fireMs(), entry.shard()));
+    List<WheelEntry> requeued = store.requeueInflight(olderThan, FirePathSettings.PER_SHARD_LIMIT);
+    for (WheelEntry entry : requeued) {
+      ticker.add(timed(entry));
     }
     return requeued.size();
   }
@@ -296,7 +311,7 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
    * completes when every take answered and its entries were handed to the dispatcher; until then
    * the ticker keeps the batch marked handed-out, so the reconcile skips it.
    */
-  private CompletableFuture<Void> fire(List<WheelEntry<Integer>> batch) {
+  private CompletableFuture<Void> fire(List<TimedEntry<Integer>> batch) {
     if (quiesced) {
       // Safety: nothing taken, so the leader's move (not this node) owns these entries now.
       return CompletableFuture.completedFuture(null);
@@ -304,14 +319,15 @@ public final class NodeFirePath implements WheelNotifier, AutoCloseable {
     // Per shard, the latest fire time of this batch: the take moves only entries up to it, so
     // concurrent batches of one instant split the work instead of the first taking everything.
     Map<Integer, Long> upTo = new TreeMap<>();
-    for (WheelEntry<Integer> entry : batch) {
-      upTo.merge(entry.payload(), entry.fireMs(), Math::max);
+    for (TimedEntry<Integer> entry : batch) {
+      upTo.merge(entry.payload(), entry.fireMs() + leadMs, Math::max);
     }
     long now = clock.nowMs();
     List<CompletableFuture<Void>> taken = new ArrayList<>(upTo.size());
     for (Map.Entry<Integer, Long> shard : upTo.entrySet()) {
-      // Safety: never above cluster time, so nothing is taken (and sent) before it is due.
-      long bound = Math.min(shard.getValue(), now);
+      // Safety: never above cluster time + the lead, so nothing is sent earlier than the lead
+      // before it is due (the executor holds it until its fire time, on cluster time too).
+      long bound = Math.min(shard.getValue(), now + leadMs);
       taken.add(
           takes
               .submit(shard.getKey(), bound)

@@ -1,9 +1,11 @@
 package dev.kairos.node.fire;
 
 import dev.kairos.core.batch.Coalescer;
+import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.SlotQueueSelector;
+import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.protocol.message.TriggerMessage;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -14,31 +16,35 @@ import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
-import org.apache.rocketmq.common.message.MessageBatch;
-import org.apache.rocketmq.common.message.MessageClientIDSetter;
 
 /**
- * Sends with RocketMQ's asynchronous send and {@link SlotQueueSelector} (slot i = queue i). Sends
- * to one queue that arrive while earlier sends to it are in flight go together as one broker batch
- * ({@link Coalescer}): under load one request, one commit-log append and one answer carry many
- * triggers; at low load a send goes at once, alone. Only a {@link SendStatus#SEND_OK} counts as
- * acknowledged: the other statuses mean the broker has the messages but not yet on disk or on its
- * replica, and the triggers stay inflight for a re-send. A batch is acknowledged or failed whole.
+ * Sends with RocketMQ's asynchronous send and {@link SlotQueueSelector} (slot i = queue i). The
+ * triggers of one queue that arrive while earlier sends to it are in flight go together as ONE
+ * broker message ({@link Coalescer}, {@link MessageCodec#encodeBatch}): under load one request, one
+ * commit-log entry, one consume-queue entry, one pull and one decode carry many triggers; at low
+ * load a trigger goes at once, alone (a single trigger object, keyed by its trigger id). Only a
+ * {@link SendStatus#SEND_OK} counts as acknowledged: the other statuses mean the broker has the
+ * message but not yet on disk or on its replica, and the triggers stay inflight for a re-send. A
+ * message is acknowledged or failed whole.
  */
 public final class RocketMqTriggerSender implements TriggerSender {
 
   private static final SlotQueueSelector SELECTOR = new SlotQueueSelector();
 
-  /** Most messages in one batch: far below the broker's 4 MB request limit for trigger sizes. */
-  static final int MAX_BATCH = 128;
+  /**
+   * Most triggers in one message: a few hundred bytes each, far below the broker's 4 MB limit, and
+   * the most one executor poll hands on at once.
+   */
+  static final int MAX_BATCH = 256;
 
   /** Sends of one queue in flight at once. */
   static final int SENDS_PER_QUEUE = 2;
 
   private final DefaultMQProducer producer;
   private final long timeoutMs;
+  private final MessageCodec codec = new MessageCodec();
   private final LongAdder requests = new LongAdder();
-  private final Coalescer<Lane, Message, Void> batches =
+  private final Coalescer<Lane, TriggerMessage, Void> batches =
       new Coalescer<>(this::sendGroup, MAX_BATCH, SENDS_PER_QUEUE);
 
   public RocketMqTriggerSender(DefaultMQProducer producer, Duration timeout) {
@@ -47,11 +53,12 @@ public final class RocketMqTriggerSender implements TriggerSender {
   }
 
   @Override
-  public CompletionStage<Void> send(Message message, int slot) {
-    return batches.submit(new Lane(message.getTopic(), slot), message);
+  public CompletionStage<Void> send(TriggerMessage trigger, int slot) {
+    return batches.submit(
+        new Lane(TopicNames.handlerTopic(trigger.app(), trigger.handler()), slot), trigger);
   }
 
-  /** Broker requests made so far (one per single message or batch). */
+  /** Broker requests made so far (one per message). */
   long requests() {
     return requests.sum();
   }
@@ -59,12 +66,16 @@ public final class RocketMqTriggerSender implements TriggerSender {
   /** The queue a group goes to. */
   private record Lane(String topic, int slot) {}
 
-  private CompletionStage<List<Void>> sendGroup(Lane lane, List<Message> group) {
+  private CompletionStage<List<Void>> sendGroup(Lane lane, List<TriggerMessage> group) {
     CompletableFuture<List<Void>> acked = new CompletableFuture<>();
     requests.increment();
     try {
+      Message message =
+          group.size() == 1
+              ? codec.toMessage(group.get(0))
+              : new Message(lane.topic(), codec.encodeBatch(group));
       producer.send(
-          group.size() == 1 ? group.get(0) : batchOf(lane.topic(), group),
+          message,
           SELECTOR,
           lane.slot(),
           new SendCallback() {
@@ -88,22 +99,5 @@ public final class RocketMqTriggerSender implements TriggerSender {
       acked.completeExceptionally(e);
     }
     return acked;
-  }
-
-  /**
-   * One broker request holding every message of the group, each keeping its own id, keys and
-   * properties (what {@code DefaultMQProducer.send(Collection)} builds, sent here through the slot
-   * selector so the batch lands on the slot's queue like a single send would).
-   */
-  private static MessageBatch batchOf(String topic, List<Message> group) {
-    List<Message> messages = new ArrayList<>(group);
-    for (Message message : messages) {
-      MessageClientIDSetter.setUniqID(message);
-    }
-    MessageBatch batch = MessageBatch.generateFromList(messages);
-    MessageClientIDSetter.setUniqID(batch);
-    batch.setBody(batch.encode());
-    batch.setTopic(topic);
-    return batch;
   }
 }

@@ -2,7 +2,6 @@ package dev.kairos.node.fire;
 
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.node.route.Route;
-import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.TopicNames;
 import dev.kairos.protocol.message.TriggerMessage;
 import dev.kairos.protocol.wheel.DueTrigger;
@@ -15,7 +14,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.apache.rocketmq.common.message.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -57,7 +55,6 @@ final class TriggerDispatcher {
   private final ScheduledExecutorService retryTimer;
   private final FireMeters meters;
   private final SendWindow window;
-  private final MessageCodec codec = new MessageCodec();
   private final BroadcastDispatcher broadcasts;
   private final long noExecutorGraceMs;
 
@@ -159,7 +156,8 @@ final class TriggerDispatcher {
             : router.route(trigger.app(), trigger.handler(), trigger.jobId(), trigger.routing());
     long now = clock.nowMs();
     if (route.isEmpty()) {
-      long since = waitingSinceMs > 0 ? waitingSinceMs : now;
+      // A trigger sent ahead of its fire time waits for an executor from its fire time on.
+      long since = waitingSinceMs > 0 ? waitingSinceMs : Math.max(now, trigger.fireMs());
       if (now - since < noExecutorGraceMs && waitForExecutor(trigger, attempt, since)) {
         return false;
       }
@@ -182,21 +180,20 @@ final class TriggerDispatcher {
       broadcasts.dispatch(trigger, route, this::releaseWindow);
       return true;
     }
-    Message message =
-        codec.toMessage(
-            TriggerMessage.of(
-                trigger.triggerId(),
-                trigger.app(),
-                trigger.handler(),
-                trigger.fireMs(),
-                trigger.attempt(),
-                trigger.params(),
-                0,
-                1,
-                trigger.timeoutMs(),
-                trigger.block(),
-                term.getAsLong(),
-                now));
+    TriggerMessage message =
+        TriggerMessage.of(
+            trigger.triggerId(),
+            trigger.app(),
+            trigger.handler(),
+            trigger.fireMs(),
+            trigger.attempt(),
+            trigger.params(),
+            0,
+            1,
+            trigger.timeoutMs(),
+            trigger.block(),
+            term.getAsLong(),
+            now);
     int chosen = route.slot();
     meters.lateness.record(Math.max(0, now - trigger.fireMs()), TimeUnit.MILLISECONDS);
     sender

@@ -48,7 +48,7 @@ class LifecycleConfiguration {
         adhoc,
         alarms.getIfAvailable(LoggingAlarmSink::new),
         clock,
-        properties.toConfig(node.name(), redisProperties.getTimeout(), timing.dedupWindow()),
+        properties.toConfig(node.name(), redisProperties.getTimeout()),
         meters);
   }
 }

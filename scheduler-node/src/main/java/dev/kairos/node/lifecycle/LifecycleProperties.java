@@ -46,15 +46,6 @@ public class LifecycleProperties {
   @Max(1_000)
   private int maxChildDepth = LifecycleConfig.DEFAULT_MAX_CHILD_DEPTH;
 
-  /**
-   * Newest triggers kept in each job's recent-trigger index in Redis, which {@code GET
-   * /api/v1/jobs/{id}/triggers} lists while PostgreSQL does not answer. The default is the API's
-   * largest page; the index never outlives its records (fire time + the dedup window).
-   */
-  @Min(1)
-  @Max(10_000)
-  private int triggerIndexSize = LifecycleConfig.DEFAULT_TRIGGER_INDEX_SIZE;
-
   public boolean isEnabled() {
     return enabled;
   }
@@ -103,18 +94,7 @@ public class LifecycleProperties {
     this.maxChildDepth = maxChildDepth;
   }
 
-  public int getTriggerIndexSize() {
-    return triggerIndexSize;
-  }
-
-  public void setTriggerIndexSize(int triggerIndexSize) {
-    this.triggerIndexSize = triggerIndexSize;
-  }
-
-  /**
-   * @param triggerRetention how long trigger records live past their fire time (the dedup window)
-   */
-  LifecycleConfig toConfig(String consumer, Duration redisTimeout, Duration triggerRetention) {
+  LifecycleConfig toConfig(String consumer, Duration redisTimeout) {
     return new LifecycleConfig(
         consumer,
         LifecycleConfig.DEFAULT_GROUP,
@@ -123,8 +103,6 @@ public class LifecycleProperties {
         claimIdle,
         claimInterval,
         maxChildDepth,
-        redisTimeout.multipliedBy(5),
-        triggerIndexSize,
-        triggerRetention);
+        redisTimeout.multipliedBy(5));
   }
 }

@@ -192,7 +192,7 @@ class FailingJobAlarmEndToEndIT {
     String stream = RedisKeys.events(jobs.keys().shardOf(jobId));
     return redis.sync().xrange(stream, Range.create("-", "+")).stream()
         .map(StreamMessage::getBody)
-        .filter(b -> "TRIGGER_UPDATED".equals(b.get("type")) && !"1".equals(b.get("late")))
+        .filter(b -> "TRIGGER_ENDED".equals(b.get("type")))
         .filter(b -> FAILED.contains(b.get("state")))
         .map(b -> b.get("triggerId"))
         .filter(id -> id != null && id.startsWith(jobId + ":"))

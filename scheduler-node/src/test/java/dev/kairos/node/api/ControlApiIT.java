@@ -17,10 +17,7 @@ import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.protocol.message.TopicNames;
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.Range;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -177,8 +174,17 @@ class ControlApiIT {
     return redis.sync().hgetall(RedisKeys.trigger(keys.shardOf(jobId), triggerId));
   }
 
+  /**
+   * The trigger's state: its record's, or once persistence-sync has compacted a synced SUCCESS, its
+   * tombstone's.
+   */
   private static String state(String triggerId) {
-    return record(triggerId).get("state");
+    String state = record(triggerId).get("state");
+    if (state != null) {
+      return state;
+    }
+    TriggerId id = new TriggerId(triggerId);
+    return redis.sync().hget(RedisKeys.ended(keys.shardOf(id.jobId()), id.fireMs()), triggerId);
   }
 
   /** The events of one trigger in its shard's stream (persistence-sync and lifecycle read them). */
@@ -190,22 +196,22 @@ class ControlApiIT {
   }
 
   /** Every trigger record of a job by fire time (SCAN: test code, not the hot path). */
+  /**
+   * The job's scheduled triggers by fire time, from its trigger index (every claim enters it), each
+   * with its state (a compacted SUCCESS reads from its tombstone).
+   */
   private static TreeMap<Long, Map<String, String>> triggersOf(String jobId) {
     TreeMap<Long, Map<String, String>> byFire = new TreeMap<>();
-    String pattern = RedisKeys.trigger(keys.shardOf(jobId), jobId + ":*");
-    ScanCursor cursor = ScanCursor.INITIAL;
-    do {
-      KeyScanCursor<String> page =
-          redis.sync().scan(cursor, ScanArgs.Builder.matches(pattern).limit(1000));
-      for (String key : page.getKeys()) {
-        Map<String, String> r = redis.sync().hgetall(key);
-        // Scheduled fires only: "<jobId>:<fireMs>"; manual triggers have a ":m<nonce>" suffix.
-        if (r.get("id") != null && new TriggerId(r.get("id")).isScheduled()) {
-          byFire.put(Long.parseLong(r.get("fireMs")), r);
-        }
+    int shard = keys.shardOf(jobId);
+    for (String id : redis.sync().zrange(RedisKeys.jobTriggers(shard, jobId), 0, -1)) {
+      TriggerId trigger = new TriggerId(id);
+      // Scheduled fires only: "<jobId>:<fireMs>"; manual triggers have a ":m<nonce>" suffix.
+      if (trigger.isScheduled()) {
+        Map<String, String> r = new java.util.HashMap<>(record(id));
+        r.put("state", state(id));
+        byFire.put(trigger.fireMs(), r);
       }
-      cursor = page;
-    } while (!cursor.isFinished());
+    }
     return byFire;
   }
 

@@ -23,6 +23,7 @@ class TimingValidatorTest {
     Duration redelivery = TimingParameters.DEFAULT_REDELIVERY_BUDGET;
     Duration leaseTtl = TimingParameters.DEFAULT_SLOT_LEASE_TTL;
     Duration leaseRenew = TimingParameters.DEFAULT_SLOT_LEASE_RENEW_INTERVAL;
+    Duration preDispatch = TimingParameters.DEFAULT_PRE_DISPATCH;
 
     TimingParameters build() {
       return new TimingParameters(
@@ -38,7 +39,8 @@ class TimingValidatorTest {
           dedup,
           redelivery,
           leaseTtl,
-          leaseRenew);
+          leaseRenew,
+          preDispatch);
     }
   }
 
@@ -51,6 +53,22 @@ class TimingValidatorTest {
     assertThat(TimingValidator.violations(TimingParameters.defaults())).isEmpty();
     TimingValidator.check(TimingParameters.defaults());
     assertThat(TimingValidator.violations(new Timings().build())).isEmpty();
+  }
+
+  @Test
+  void preDispatchMustEndAfterTheLeaderAndAReconcileHavePutTheFireOnAWheel() {
+    Timings t = new Timings();
+    t.preDispatch = ms(3_000); // 5 s pre-read − 1 s scan − 1 s reconcile = 3 s: not below it
+    assertThat(TimingValidator.violations(t.build()))
+        .singleElement()
+        .asString()
+        .isEqualTo(
+            "kairos.fire.pre-dispatch (3s) must be less than kairos.cluster.pre-read −"
+                + " kairos.cluster.scan-interval − kairos.cluster.wheel-reconcile-interval (3s)");
+    t.preDispatch = ms(2_999);
+    assertThat(TimingValidator.violations(t.build())).isEmpty();
+    t.preDispatch = Duration.ZERO;
+    assertThat(TimingValidator.violations(t.build())).isEmpty();
   }
 
   @Test
@@ -117,6 +135,7 @@ class TimingValidatorTest {
   @Test
   void reconcileMustRunBeforeAClaimedFireIsDue() {
     Timings t = new Timings();
+    t.preDispatch = Duration.ZERO; // its own rule, below, includes the reconcile too
     t.reconcile = ms(4000);
     assertThat(TimingValidator.violations(t.build()))
         .containsExactly(

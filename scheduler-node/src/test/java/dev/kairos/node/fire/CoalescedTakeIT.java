@@ -12,7 +12,6 @@ import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
-import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -44,7 +43,6 @@ class CoalescedTakeIT {
     long start = System.currentTimeMillis();
     long due = start + 2_000;
     SettableClock clock = new SettableClock(start);
-    MessageCodec codec = new MessageCodec();
     Queue<String> sent = new ConcurrentLinkedQueue<>();
     try (KairosRedis redis =
             KairosRedis.connect(List.of(embedded.uri()), false, Duration.ofSeconds(10));
@@ -69,7 +67,7 @@ class CoalescedTakeIT {
               store,
               clock,
               (message, slot) -> {
-                sent.add(codec.decodeTrigger(message.getBody()).triggerId());
+                sent.add(message.triggerId());
                 return CompletableFuture.completedFuture(null);
               },
               FirePathFixture.oneEntryPerTask(2),

@@ -96,7 +96,7 @@ class DeferredAcksIT {
               JobDefinition.builder(jobId).app("acks").handler("h").fixedRate(3_600_000).build());
       long due = jobs.dueScore(jobId).orElseThrow().longValue();
       ClaimOutcome claimed =
-          new ClaimBatch(shard, term, fireMs, 600_000, 100_000)
+          new ClaimBatch(shard, term, fireMs, 600_000)
               .add(
                   new JobClaim(
                       jobId,

@@ -11,7 +11,6 @@ import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
-import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -44,7 +43,6 @@ class InflightResendIT {
     String node = "crash-" + UUID.randomUUID().toString().substring(0, 8);
     long start = System.currentTimeMillis();
     SettableClock clock = new SettableClock(start);
-    MessageCodec codec = new MessageCodec();
     Queue<String> hung = new ConcurrentLinkedQueue<>();
     Queue<String> resent = new ConcurrentLinkedQueue<>();
     try (KairosRedis redis =
@@ -62,7 +60,7 @@ class InflightResendIT {
               store,
               clock,
               (message, slot) -> {
-                hung.add(codec.decodeTrigger(message.getBody()).triggerId());
+                hung.add(message.triggerId());
                 return new CompletableFuture<>(); // the process "dies" before the broker acks
               },
               SETTINGS,
@@ -83,7 +81,7 @@ class InflightResendIT {
               store,
               clock,
               (message, slot) -> {
-                resent.add(codec.decodeTrigger(message.getBody()).triggerId());
+                resent.add(message.triggerId());
                 return CompletableFuture.completedFuture(null);
               },
               SETTINGS,

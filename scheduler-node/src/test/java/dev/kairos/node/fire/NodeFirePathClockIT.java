@@ -12,7 +12,6 @@ import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
-import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.TriggerMessage;
 import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -49,10 +48,9 @@ class NodeFirePathClockIT {
       JobStore jobs = new JobStore(redis, keys, clock);
       NodeWheelStore store =
           new NodeWheelStore(redis, keys, node, 10_000, Duration.ofSeconds(5), meters);
-      MessageCodec codec = new MessageCodec();
       TriggerSender recorder =
           (message, chosen) -> {
-            TriggerMessage trigger = codec.decodeTrigger(message.getBody());
+            TriggerMessage trigger = message;
             sent.put(trigger.triggerId(), clock.nowMs());
             return CompletableFuture.completedFuture(null);
           };
@@ -87,6 +85,78 @@ class NodeFirePathClockIT {
         for (String id : List.of("future", "now", "control")) {
           jobs.delete(prefix + id);
         }
+      }
+    }
+  }
+
+  @Test
+  void aPreDispatchedTriggerIsSentItsLeadBeforeItsFireTimeAndNeverEarlier(EmbeddedRedis embedded)
+      throws Exception {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    String node = "lead-" + UUID.randomUUID().toString().substring(0, 8);
+    long start = System.currentTimeMillis() - 60_000;
+    SettableClock clock = new SettableClock(start);
+    Duration lead = Duration.ofMillis(1_500);
+    try (KairosRedis redis =
+        KairosRedis.connect(List.of(embedded.uri()), false, Duration.ofSeconds(5))) {
+      RedisKeys keys = new RedisKeys(ClusterMetadata.initialise(redis, 64));
+      JobStore jobs = new JobStore(redis, keys, clock);
+      NodeWheelStore store =
+          new NodeWheelStore(redis, keys, node, 10_000, Duration.ofSeconds(5), meters);
+      Map<String, TriggerMessage> messages = new ConcurrentHashMap<>();
+      TriggerSender recorder =
+          (message, chosen) -> {
+            sent.put(message.triggerId(), clock.nowMs());
+            messages.put(message.triggerId(), message);
+            return CompletableFuture.completedFuture(null);
+          };
+      FirePathSettings base =
+          FirePathFixture.settings(
+              Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30));
+      FirePathSettings settings =
+          new FirePathSettings(
+              base.batchSize(),
+              base.dispatchThreads(),
+              base.ackThreads(),
+              base.maxPending(),
+              base.preRead(),
+              base.reconcileInterval(),
+              base.sweepInterval(),
+              base.resendAfter(),
+              base.maxUnackedSends(),
+              base.noExecutorGrace(),
+              base.ackLinger(),
+              base.wheelTick(),
+              lead);
+      try (NodeFirePath path =
+          FirePathFixture.oneSlotPath(store, clock, recorder, settings, meters)) {
+        path.start();
+        long term = FirePathFixture.newLeaderTerm(redis, keys);
+        DueFireScanner scanner = FirePathFixture.scanner(redis, keys, clock, path, meters);
+        long fireAt = start + 4_000;
+        String id = node + "-burst";
+        jobs.create(oneShot(id, fireAt));
+        scanner.scan(term);
+        String trigger = id + ":" + fireAt;
+
+        clock.set(fireAt - lead.toMillis() - 1);
+        // A control due now is sent at once: once it is, the wheel has handed out everything due.
+        jobs.create(oneShot(node + "-control", fireAt - lead.toMillis() - 1));
+        scanner.scan(term);
+        awaitSent(node + "-control:" + (fireAt - lead.toMillis() - 1));
+        assertThat(sent).as("a millisecond before its lead begins").doesNotContainKey(trigger);
+
+        clock.set(fireAt - lead.toMillis());
+        awaitSent(trigger);
+        assertThat(sent.get(trigger))
+            .as("sent when its lead begins, before it is due")
+            .isGreaterThanOrEqualTo(fireAt - lead.toMillis())
+            .isLessThan(fireAt);
+        assertThat(messages.get(trigger).scheduledFireMs())
+            .as("the message carries the fire time the executor holds it until")
+            .isEqualTo(fireAt);
+        jobs.delete(id);
+        jobs.delete(node + "-control");
       }
     }
   }

@@ -12,7 +12,6 @@ import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
-import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -50,7 +49,6 @@ class QueuedDispatchReconcileIT {
     String node = "busy-" + UUID.randomUUID().toString().substring(0, 8);
     long start = System.currentTimeMillis();
     SettableClock clock = new SettableClock(start);
-    MessageCodec codec = new MessageCodec();
     Queue<String> sent = new ConcurrentLinkedQueue<>();
     CountDownLatch sending = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -83,7 +81,7 @@ class QueuedDispatchReconcileIT {
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }
-                sent.add(codec.decodeTrigger(message.getBody()).triggerId());
+                sent.add(message.triggerId());
                 return CompletableFuture.completedFuture(null);
               },
               FirePathFixture.oneEntryPerTask(1),

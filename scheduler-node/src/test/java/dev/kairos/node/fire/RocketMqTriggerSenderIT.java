@@ -2,11 +2,14 @@ package dev.kairos.node.fire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.mq.route.TopicAdmin;
+import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.SlotQueueSelector;
-import java.nio.charset.StandardCharsets;
+import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.protocol.message.TriggerMessage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.AfterEach;
@@ -26,9 +28,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sender against the real broker: a burst of sends to one slot goes out in broker batches (far
- * fewer requests than messages), and every message arrives once, on the slot's queue, with its own
- * keys, body and properties, as a single send would deliver it.
+ * The sender against the real broker: a burst of triggers for one slot goes out as a few messages
+ * (each carrying many triggers: far fewer requests, stored and pulled messages than triggers), and
+ * every trigger arrives once, on the slot's queue, as it was sent.
  */
 @RealInfra(rocketMq = true)
 class RocketMqTriggerSenderIT {
@@ -38,7 +40,8 @@ class RocketMqTriggerSenderIT {
   private static final int BURST = 500;
 
   private final EmbeddedRocketMq mq;
-  private final String topic = "sender_it_" + UUID.randomUUID().toString().substring(0, 8);
+  private final String app = "sender-it-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String topic = TopicNames.handlerTopic(app, "work");
   private DefaultMQProducer producer;
   private DefaultLitePullConsumer consumer;
 
@@ -71,34 +74,48 @@ class RocketMqTriggerSenderIT {
   }
 
   @Test
-  void aBurstGoesInBatchesAndEveryMessageArrivesOnceOnTheSlotsQueueAsSent() throws Exception {
+  void aBurstGoesInFewMessagesAndEveryTriggerArrivesOnceOnTheSlotsQueueAsSent() throws Exception {
     RocketMqTriggerSender sender = new RocketMqTriggerSender(producer, Duration.ofSeconds(10));
+    Map<String, TriggerMessage> sent = new HashMap<>();
     List<CompletableFuture<Void>> acks = new ArrayList<>();
     for (int i = 0; i < BURST; i++) {
-      Message message = new Message(topic, ("body-" + i).getBytes(StandardCharsets.UTF_8));
-      message.setKeys("trigger-" + i);
-      message.putUserProperty("n", Integer.toString(i));
-      acks.add(sender.send(message, SLOT).toCompletableFuture());
+      TriggerMessage trigger =
+          TriggerMessage.of(
+              "job-" + i + ":1000",
+              app,
+              "work",
+              1_000,
+              1,
+              "{\"n\":" + i + "}",
+              0,
+              1,
+              0,
+              BlockStrategy.SERIAL_EXECUTION,
+              1,
+              900);
+      sent.put(trigger.triggerId(), trigger);
+      acks.add(sender.send(trigger, SLOT).toCompletableFuture());
     }
     CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
 
     MessageQueue slotQueue = SlotQueueSelector.queueOf(consumer.fetchMessageQueues(topic), SLOT);
-    Map<String, MessageExt> received = new HashMap<>();
+    MessageCodec codec = new MessageCodec();
+    Map<String, TriggerMessage> received = new HashMap<>();
+    int messages = 0;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (received.size() < BURST && System.nanoTime() - deadline < 0) {
       for (MessageExt m : consumer.poll(200)) {
         assertThat(m.getQueueId()).isEqualTo(slotQueue.getQueueId());
-        assertThat(received.put(m.getKeys(), m)).as("a second copy of " + m.getKeys()).isNull();
+        messages++;
+        for (TriggerMessage t : codec.decodeTriggers(m.getBody())) {
+          assertThat(received.put(t.triggerId(), t)).as("a second copy of " + t).isNull();
+        }
       }
     }
-    assertThat(received).hasSize(BURST);
-    for (int i = 0; i < BURST; i++) {
-      MessageExt m = received.get("trigger-" + i);
-      assertThat(new String(m.getBody(), StandardCharsets.UTF_8)).isEqualTo("body-" + i);
-      assertThat(m.getUserProperty("n")).isEqualTo(Integer.toString(i));
-    }
+    assertThat(received).isEqualTo(sent);
     assertThat(sender.requests())
-        .as("broker requests for %d messages", BURST)
+        .as("broker requests for %d triggers", BURST)
+        .isEqualTo(messages)
         .isLessThan(BURST / 2);
   }
 }

@@ -200,7 +200,7 @@ class LifecycleEndToEndIT {
     for (StreamMessage<String, String> m : events) {
       Map<String, String> b = m.getBody();
       if (triggerId.equals(b.get("triggerId"))
-          && "TRIGGER_UPDATED".equals(b.get("type"))
+          && "TRIGGER_ENDED".equals(b.get("type"))
           && ("FAIL".equals(b.get("state")) || "SUCCESS".equals(b.get("state")))) {
         endId = m.getId();
       }

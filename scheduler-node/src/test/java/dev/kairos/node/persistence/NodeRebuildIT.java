@@ -12,7 +12,8 @@ import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.mq.slot.SlotLease;
+import dev.kairos.mq.executor.ExecutorSettings;
+import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.protocol.message.TopicNames;
 import dev.kairos.protocol.record.TriggerFields;
@@ -62,6 +63,10 @@ class NodeRebuildIT {
   private final EmbeddedRedisCluster cluster;
   private final EmbeddedPostgreSql pg;
   private final List<AutoCloseable> closeables = new ArrayList<>();
+
+  /** Trigger id → when its handler started (wall clock of this JVM, as Redis TIME's host). */
+  private final Map<String, Long> started = new java.util.concurrent.ConcurrentHashMap<>();
+
   private KairosRedis redis;
   private String zkRoot;
 
@@ -107,11 +112,11 @@ class NodeRebuildIT {
     flushAll();
     pg.stop();
     ConfigurableApplicationContext second = node("rb-second"); // starts: PostgreSQL is no gate
-    startLeases();
+    startExecutor();
     long restartMs = System.currentTimeMillis();
     List<String> fresh = createJobs(second, "fresh-", 5);
     for (String id : fresh) {
-      awaitDispatchedAfter(id, restartMs, "job " + id + " created while PostgreSQL is down");
+      awaitRanAfter(id, restartMs, "job " + id + " created while PostgreSQL is down");
     }
     for (String id : old) {
       assertThat(exists(id)).as("%s cannot come back before PostgreSQL does", id).isFalse();
@@ -126,18 +131,19 @@ class NodeRebuildIT {
     }
     long restoredMs = System.currentTimeMillis();
     for (String id : old) {
-      awaitDispatchedAfter(id, restoredMs, "restored job " + id);
+      awaitRanAfter(id, restoredMs, "restored job " + id);
     }
     // Sync caught up: every job is in PostgreSQL, and the triggers fired so far are there.
     await(Duration.ofSeconds(90), "25 jobs in PostgreSQL", () -> pgCount("kairos_job") == 25);
-    List<String> fired = new ArrayList<>();
+    List<String> ran = new ArrayList<>();
     for (String id : fresh) {
-      fired.addAll(dispatchedTriggers(id, restartMs));
+      ran.addAll(ranTriggers(id, restartMs));
     }
+    // Fires that ended while PostgreSQL was down reach the history once it is back.
     await(
         Duration.ofSeconds(90),
-        "fired triggers in PostgreSQL as DISPATCHED",
-        () -> pgDispatched(fired) == fired.size());
+        "the ended fires in PostgreSQL as SUCCESS",
+        () -> pgSucceeded(ran) == ran.size());
   }
 
   @Test
@@ -213,7 +219,7 @@ class NodeRebuildIT {
   @Test
   void postgresStoppedUnderLoadTriggersKeepFiringAndTheBacklogDrains() throws Exception {
     ConfigurableApplicationContext node = node("rb-load");
-    startLeases();
+    startExecutor();
     long createdMs = System.currentTimeMillis();
     List<String> ids = createJobs(node, "load-", 200);
     Thread.sleep(3_000); // steady state before the outage: part of the scenario, not a wait
@@ -223,33 +229,35 @@ class NodeRebuildIT {
     long startMs = System.currentTimeMillis();
     pg.start();
 
-    // Every fire of the outage was published, none before its time. The node records a broker
-    // ack within its ack linger (kairos.fire.ack-linger), so the last second's fires may still read
-    // CLAIMED for a moment: wait (deadline) until none of the outage does.
+    // Every fire of the outage ran, none before its time (the trigger path never touches
+    // PostgreSQL).
     long from = (stopMs / 1_000 + 1) * 1_000;
     long to = startMs / 1_000 * 1_000;
     await(
-        Duration.ofSeconds(10),
-        "every fire of the outage recorded as dispatched",
+        Duration.ofSeconds(30),
+        "every fire of the outage ran",
         () ->
             ids.stream()
-                .flatMap(id -> triggersByFire(id, from, to).values().stream())
-                .noneMatch(t -> "CLAIMED".equals(t.get(TriggerFields.STATE))));
+                .allMatch(
+                    id -> {
+                      for (long fire = from; fire <= to; fire += 1_000) {
+                        if (!started.containsKey(id + ":" + fire)) {
+                          return false;
+                        }
+                      }
+                      return true;
+                    }));
     List<Long> lateness = new ArrayList<>();
     for (String id : ids) {
-      Map<Long, Map<String, String>> triggers = triggersByFire(id, from, to);
       for (long fire = from; fire <= to; fire += 1_000) {
-        Map<String, String> t = triggers.get(fire);
-        assertThat(t).as("%s fired at %d during the outage", id, fire).isNotNull();
-        assertThat(t.get(TriggerFields.STATE)).isEqualTo("DISPATCHED");
-        long sent = Long.parseLong(t.get(TriggerFields.DISPATCHED_MS));
-        assertThat(sent).as("%s:%d never early", id, fire).isGreaterThanOrEqualTo(fire);
-        lateness.add(sent - fire);
+        long ran = started.get(id + ":" + fire);
+        assertThat(ran).as("%s:%d never early", id, fire).isGreaterThanOrEqualTo(fire);
+        lateness.add(ran - fire);
       }
     }
     Collections.sort(lateness);
     System.out.printf(
-        "PG outage %d ms, %d fires: dispatch lateness p50 %d ms, p99 %d ms, max %d ms%n",
+        "PG outage %d ms, %d fires: start lateness p50 %d ms, p99 %d ms, max %d ms%n",
         startMs - stopMs,
         lateness.size(),
         lateness.get(lateness.size() / 2),
@@ -260,19 +268,9 @@ class NodeRebuildIT {
     for (String id : ids) {
       jobs.disable(id);
     }
+    // What ran until the disable: fires already sent (up to the pre-dispatch lead ahead) are
+    // dropped when they come due, and those still on a wheel when they are taken.
     long disabledMs = System.currentTimeMillis();
-    // Fires claimed ahead (pre-read) are dropped as stale when their time comes: wait for that.
-    await(
-        Duration.ofSeconds(30),
-        "no trigger left CLAIMED",
-        () ->
-            ids.stream()
-                .allMatch(
-                    id ->
-                        triggersByFire(id, disabledMs - 1_000, disabledMs + 10_000)
-                            .values()
-                            .stream()
-                            .noneMatch(t -> "CLAIMED".equals(t.get(TriggerFields.STATE)))));
     SyncHealth health = node.getBean(SyncHealth.class);
     await(
         Duration.ofSeconds(120),
@@ -281,38 +279,70 @@ class NodeRebuildIT {
           SyncLagSnapshot lag = health.snapshot();
           return lag.sampledAtMs() > System.currentTimeMillis() - 2_000
               && lag.totalPending() == 0
-              && lag.maxLagMs() == 0;
+              && lag.maxLagMs() == 0
+              && pgSucceeded(ranBefore(ids, disabledMs)) == ranBefore(ids, disabledMs).size();
         });
-    // PostgreSQL equals Redis: every trigger with its state and dispatch time.
-    Map<String, String[]> inRedis = new HashMap<>();
-    for (String id : ids) {
-      // From a second before createdMs: the node fires on cluster time (Redis TIME), which may be
-      // behind this JVM's wall clock, so a job's first fire can precede createdMs.
-      for (Map<String, String> t :
-          triggersByFire(id, createdMs - 1_000, disabledMs + 10_000).values()) {
-        inRedis.put(
-            t.get(TriggerFields.ID),
-            new String[] {t.get(TriggerFields.STATE), t.get(TriggerFields.DISPATCHED_MS)});
-      }
-    }
-    Map<String, String[]> inPg = new HashMap<>();
+    // The history holds every run, the outage's included, with its whole life: one row per
+    // trigger, written from its end.
+    List<String> ran = ranBefore(ids, disabledMs);
+    Map<String, Long[]> inPg = new HashMap<>();
     try (Connection c = pg.connect();
         Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT trigger_id, state, dispatched_ms FROM kairos_trigger"
-                    + " WHERE job_id LIKE 'load-%'")) {
+                "SELECT trigger_id, claimed_ms, dispatched_ms, started_ms, ended_ms"
+                    + " FROM kairos_trigger WHERE job_id LIKE 'load-%' AND state = 'SUCCESS'")) {
       while (rs.next()) {
-        Long dispatched = rs.getObject(3, Long.class);
         inPg.put(
             rs.getString(1),
-            new String[] {rs.getString(2), dispatched == null ? null : dispatched.toString()});
+            new Long[] {
+              rs.getObject(2, Long.class),
+              rs.getObject(3, Long.class),
+              rs.getObject(4, Long.class),
+              rs.getObject(5, Long.class)
+            });
       }
     }
-    assertThat(inPg.keySet()).containsExactlyInAnyOrderElementsOf(inRedis.keySet());
-    for (var e : inRedis.entrySet()) {
-      assertThat(inPg.get(e.getKey())).as("trigger %s", e.getKey()).containsExactly(e.getValue());
+    assertThat(inPg.keySet()).containsAll(ran);
+    for (String id : ran) {
+      Long[] times = inPg.get(id);
+      assertThat(times).as("claim, dispatch, start and end of %s", id).doesNotContainNull();
+      assertThat(times[2])
+          .as("%s started at or after its fire", id)
+          .isGreaterThanOrEqualTo(Long.parseLong(id.substring(id.lastIndexOf(':') + 1)));
+      assertThat(times[3]).isGreaterThanOrEqualTo(times[2]);
     }
+    // Once synced, a success keeps only its tombstone in Redis.
+    String sample = ran.get(0);
+    String sampleJob = sample.substring(0, sample.lastIndexOf(':'));
+    int shard = shardOf(sampleJob);
+    await(
+        Duration.ofSeconds(30),
+        "a synced success compacted to its tombstone",
+        () ->
+            redis.sync().exists(RedisKeys.trigger(shard, sample)) == 0
+                && "SUCCESS"
+                    .equals(
+                        redis
+                            .sync()
+                            .hget(
+                                RedisKeys.ended(
+                                    shard,
+                                    Long.parseLong(sample.substring(sample.lastIndexOf(':') + 1))),
+                                sample)));
+  }
+
+  /** The triggers of {@code ids} whose handler ran before {@code untilMs}. */
+  private List<String> ranBefore(List<String> ids, long untilMs) {
+    List<String> ran = new ArrayList<>();
+    for (String id : ids) {
+      for (String t : ranTriggers(id, 0)) {
+        if (started.get(t) < untilMs) {
+          ran.add(t);
+        }
+      }
+    }
+    return ran;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -345,16 +375,23 @@ class NodeRebuildIT {
     return context;
   }
 
-  private void startLeases() {
-    for (int i = 0; i < QUEUES; i++) {
-      SlotLease lease =
-          new SlotLease(
-              redis,
-              SlotLeaseConfig.of(APP, UUID.randomUUID().toString(), "rebuild-it", List.of(HANDLER))
-                  .withSlotCount(QUEUES));
-      lease.start();
-      closeables.add(lease);
-    }
+  /**
+   * A real executor of the app in slot 0 (the jobs route FIRST): the fires run and end, and their
+   * ends are the history persistence-sync writes. It records when each handler started.
+   */
+  private void startExecutor() {
+    KairosExecutor executor =
+        new KairosExecutor(
+            redis,
+            ExecutorSettings.of(
+                SlotLeaseConfig.of(
+                        APP, "rebuild-exec-" + UUID.randomUUID(), "rebuild-it", List.of(HANDLER))
+                    .withSlotCount(QUEUES),
+                infra.rocketMq().nameServerAddress()),
+            Map.of(
+                HANDLER, ctx -> started.putIfAbsent(ctx.triggerId(), System.currentTimeMillis())));
+    executor.start();
+    closeables.add(executor);
   }
 
   private List<String> createJobs(ConfigurableApplicationContext node, String prefix, int n) {
@@ -395,18 +432,20 @@ class NodeRebuildIT {
     return out;
   }
 
-  private List<String> dispatchedTriggers(String jobId, long afterMs) {
-    return triggersByFire(jobId, afterMs + 1, System.currentTimeMillis() + 1_000).values().stream()
-        .filter(t -> "DISPATCHED".equals(t.get(TriggerFields.STATE)))
-        .map(t -> t.get(TriggerFields.ID))
+  /** The job's scheduled fires after {@code afterMs} whose handler ran (this JVM's executor). */
+  private List<String> ranTriggers(String jobId, long afterMs) {
+    return started.keySet().stream()
+        .filter(id -> id.startsWith(jobId + ":"))
+        .filter(id -> Long.parseLong(id.substring(jobId.length() + 1)) > afterMs)
+        .sorted()
         .toList();
   }
 
-  private void awaitDispatchedAfter(String jobId, long afterMs, String what) {
+  private void awaitRanAfter(String jobId, long afterMs, String what) {
     await(
         Duration.ofSeconds(30),
-        what + " dispatched after " + afterMs,
-        () -> !dispatchedTriggers(jobId, afterMs).isEmpty());
+        what + " ran after " + afterMs,
+        () -> !ranTriggers(jobId, afterMs).isEmpty());
   }
 
   /** Fired: the node took it off its wheel and either published it or found no executor. */
@@ -432,11 +471,11 @@ class NodeRebuildIT {
     }
   }
 
-  private long pgDispatched(List<String> triggerIds) {
+  private long pgSucceeded(List<String> triggerIds) {
     try (Connection c = pg.connect();
         PreparedStatement ps =
             c.prepareStatement(
-                "SELECT count(*) FROM kairos_trigger WHERE state = 'DISPATCHED'"
+                "SELECT count(*) FROM kairos_trigger WHERE state = 'SUCCESS'"
                     + " AND trigger_id = ANY (?)")) {
       ps.setArray(1, c.createArrayOf("text", triggerIds.toArray()));
       try (ResultSet rs = ps.executeQuery()) {

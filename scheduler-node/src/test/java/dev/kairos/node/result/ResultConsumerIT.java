@@ -14,6 +14,7 @@ import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.route.TopicAdmin;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
@@ -184,19 +185,7 @@ class ResultConsumerIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(keys.shardOf(job), t.triggerId()),
-            Map.of(
-                "id",
-                t.triggerId(),
-                "jobId",
-                job,
-                "fireMs",
-                Long.toString(fire),
-                "state",
-                "DISPATCHED"));
+    DispatchedTriggers.write(redis, keys, t, "DISPATCHED");
     StartOutcome start = records.claimStart(StartRequest.of(t, executor, 0));
     assertThat(start.started()).isTrue();
     return t;

@@ -9,6 +9,7 @@ import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.spring.KairosExecutorLifecycle;
+import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
@@ -108,19 +109,7 @@ class DemoExecutorIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    redis
-        .sync()
-        .hset(
-            RedisKeys.trigger(KEYS.shardOf(job), t.triggerId()),
-            Map.of(
-                "id",
-                t.triggerId(),
-                "jobId",
-                job,
-                "fireMs",
-                Long.toString(fire),
-                "state",
-                "CLAIMED"));
+    DispatchedTriggers.write(redis, KEYS, t, "CLAIMED");
     return t;
   }
 

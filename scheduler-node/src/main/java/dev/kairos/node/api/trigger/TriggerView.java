@@ -58,6 +58,31 @@ public record TriggerView(
         "redis");
   }
 
+  /**
+   * A trigger known only by its tombstone: it ended in {@code state} (SUCCESS) and its record was
+   * compacted once PostgreSQL had its history, which is not answering now.
+   */
+  static TriggerView tombstone(String triggerId, String jobId, long fireMs, String state) {
+    return new TriggerView(
+        triggerId,
+        jobId,
+        fireMs,
+        state,
+        null,
+        null,
+        null,
+        null,
+        null,
+        "ended; its details are in the history (PostgreSQL), which did not answer",
+        null,
+        null,
+        null,
+        null,
+        null,
+        List.of(),
+        "redis-tombstone");
+  }
+
   static TriggerView fromPostgres(TriggerRecord r) {
     return of(
         r.triggerId(),

@@ -13,7 +13,6 @@ import dev.kairos.protocol.lost.OpenTriggerStore;
 import dev.kairos.protocol.lost.Redispatch;
 import dev.kairos.protocol.lost.RedispatchResult;
 import dev.kairos.protocol.lost.Redispatched;
-import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.TriggerMessage;
 import dev.kairos.protocol.slot.SlotInfo;
 import java.util.ArrayList;
@@ -66,7 +65,6 @@ final class LostTriggerMonitor implements AutoCloseable {
   private final LostTriggerJudge judge;
   private final Consumer<StaleTermException> onStaleTerm;
   private final GuardMeters meters;
-  private final MessageCodec codec = new MessageCodec();
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
   private final PassPacing pacing;
   private volatile ScheduledExecutorService executor;
@@ -331,7 +329,7 @@ final class LostTriggerMonitor implements AutoCloseable {
     try {
       log.info("term={} re-dispatching trigger {} to slot {}", term, r.triggerId(), r.slot());
       sender
-          .send(codec.toMessage(message), r.slot())
+          .send(message, r.slot())
           .whenComplete(
               (ok, failure) -> {
                 if (failure != null) {

@@ -26,7 +26,6 @@ import dev.kairos.node.fire.RocketMqTriggerSender;
 import dev.kairos.protocol.fence.ShardFence;
 import dev.kairos.protocol.fence.StaleTermException;
 import dev.kairos.protocol.lost.OpenTriggerStore;
-import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.TopicNames;
 import dev.kairos.protocol.message.TriggerMessage;
 import io.lettuce.core.Range;
@@ -66,7 +65,6 @@ class LostTriggerMonitorIT {
   private final KairosRedis redis;
   private final RedisKeys keys;
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private final MessageCodec codec = new MessageCodec();
   private final String app = "guard-" + UUID.randomUUID().toString().substring(0, 8);
   private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
   private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
@@ -214,13 +212,16 @@ class LostTriggerMonitorIT {
     record.put("slot", Integer.toString(slot));
     record.put("dispatchedMs", Long.toString(fire));
     record.put("attempt", "1");
+    // Claimed under the job's schedule version, as the leader's claim records it.
+    record.put(
+        "scheduleVersion", redis.sync().hget(RedisKeys.job(shard, jobId), "scheduleVersion"));
     redis.sync().hset(RedisKeys.trigger(shard, id), record);
     redis.sync().zadd(RedisKeys.openTriggers(shard), fire, id);
     TriggerMessage message =
         TriggerMessage.of(
             id, app, handler, fire, 1, "", 0, 1, 0, BlockStrategy.SERIAL_EXECUTION, 1, fire);
     new RocketMqTriggerSender(producer, Duration.ofSeconds(10))
-        .send(codec.toMessage(message), slot)
+        .send(message, slot)
         .toCompletableFuture()
         .get(20, TimeUnit.SECONDS);
     return id;

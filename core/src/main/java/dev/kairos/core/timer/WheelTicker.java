@@ -1,4 +1,4 @@
-package dev.kairos.node.wheel;
+package dev.kairos.core.timer;
 
 import dev.kairos.core.time.KairosClock;
 import java.time.Duration;
@@ -57,7 +57,7 @@ public final class WheelTicker<P> implements AutoCloseable {
 
   private final TimingWheel<P> wheel;
   private final KairosClock clock;
-  private final Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer;
+  private final Function<List<TimedEntry<P>>, ? extends CompletionStage<?>> consumer;
   private final Executor dispatchExecutor;
   private final int batchSize;
   private final long maxParkNanos;
@@ -90,7 +90,7 @@ public final class WheelTicker<P> implements AutoCloseable {
       Executor dispatchExecutor,
       int batchSize,
       Duration maxPark,
-      Consumer<List<WheelEntry<P>>> consumer) {
+      Consumer<List<TimedEntry<P>>> consumer) {
     this(
         name,
         wheel,
@@ -124,7 +124,7 @@ public final class WheelTicker<P> implements AutoCloseable {
       int batchSize,
       Duration maxPark,
       Duration tick,
-      Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer) {
+      Function<List<TimedEntry<P>>, ? extends CompletionStage<?>> consumer) {
     return new WheelTicker<>(
         name, wheel, clock, dispatchExecutor, batchSize, maxPark, tick, consumer);
   }
@@ -137,7 +137,7 @@ public final class WheelTicker<P> implements AutoCloseable {
       int batchSize,
       Duration maxPark,
       Duration tick,
-      Function<List<WheelEntry<P>>, ? extends CompletionStage<?>> consumer) {
+      Function<List<TimedEntry<P>>, ? extends CompletionStage<?>> consumer) {
     if (batchSize < 1) {
       throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
     }
@@ -169,7 +169,7 @@ public final class WheelTicker<P> implements AutoCloseable {
    * Schedules an entry. One already due by the clock is dispatched at once; otherwise it waits in
    * the wheel, and the ticker is woken if the entry is earlier than what it is parked for.
    */
-  public TimingWheel.AddResult add(WheelEntry<P> entry) {
+  public TimingWheel.AddResult add(TimedEntry<P> entry) {
     if (entry.fireMs() <= clock.nowMs()) {
       dispatch(List.of(entry));
       return TimingWheel.AddResult.DUE;
@@ -186,7 +186,7 @@ public final class WheelTicker<P> implements AutoCloseable {
     return result;
   }
 
-  public WheelEntry<P> remove(String triggerId) {
+  public TimedEntry<P> remove(String triggerId) {
     return wheel.remove(triggerId);
   }
 
@@ -265,7 +265,7 @@ public final class WheelTicker<P> implements AutoCloseable {
 
   /** One round: hand out what is due, then park until the next entry is (or an add wakes us). */
   private void tick() {
-    List<WheelEntry<P>> due = wheel.advanceTo(clock.nowMs());
+    List<TimedEntry<P>> due = wheel.advanceTo(clock.nowMs());
     if (!due.isEmpty()) {
       dispatch(due);
     }
@@ -298,9 +298,9 @@ public final class WheelTicker<P> implements AutoCloseable {
     return rest == 0 ? fireMs : fireMs - rest + tickMs;
   }
 
-  private void dispatch(List<WheelEntry<P>> due) {
+  private void dispatch(List<TimedEntry<P>> due) {
     for (int from = 0; from < due.size(); from += batchSize) {
-      List<WheelEntry<P>> batch = due.subList(from, Math.min(due.size(), from + batchSize));
+      List<TimedEntry<P>> batch = due.subList(from, Math.min(due.size(), from + batchSize));
       // Safety: marked before the hand-off, so a reconcile never sees an entry that is neither in
       // the wheel nor marked while it waits in the executor's queue.
       batch.forEach(e -> handedOut.merge(e.triggerId(), 1, Integer::sum));
@@ -323,7 +323,7 @@ public final class WheelTicker<P> implements AutoCloseable {
     }
   }
 
-  private void deliver(List<WheelEntry<P>> batch) {
+  private void deliver(List<TimedEntry<P>> batch) {
     CompletionStage<?> done;
     try {
       done = consumer.apply(batch);
@@ -343,7 +343,7 @@ public final class WheelTicker<P> implements AutoCloseable {
         });
   }
 
-  private void failed(List<WheelEntry<P>> batch, Throwable failure) {
+  private void failed(List<TimedEntry<P>> batch, Throwable failure) {
     dispatchErrors.increment();
     log.error(
         "Dispatch of {} due entries (first {}) failed; will keep running",
@@ -352,7 +352,7 @@ public final class WheelTicker<P> implements AutoCloseable {
         failure);
   }
 
-  private void release(List<WheelEntry<P>> batch) {
+  private void release(List<TimedEntry<P>> batch) {
     batch.forEach(e -> handedOut.computeIfPresent(e.triggerId(), (id, n) -> n == 1 ? null : n - 1));
   }
 }

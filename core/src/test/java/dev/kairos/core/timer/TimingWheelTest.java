@@ -1,9 +1,9 @@
-package dev.kairos.node.wheel;
+package dev.kairos.core.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kairos.node.wheel.TimingWheel.AddResult;
+import dev.kairos.core.timer.TimingWheel.AddResult;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 
 class TimingWheelTest {
 
-  private static WheelEntry<String> entry(String id, long fireMs) {
-    return new WheelEntry<>(id, fireMs, "payload-" + id);
+  private static TimedEntry<String> entry(String id, long fireMs) {
+    return new TimedEntry<>(id, fireMs, "payload-" + id);
   }
 
-  private static List<String> ids(List<WheelEntry<String>> entries) {
-    return entries.stream().map(WheelEntry::triggerId).toList();
+  private static List<String> ids(List<TimedEntry<String>> entries) {
+    return entries.stream().map(TimedEntry::triggerId).toList();
   }
 
   @Test
@@ -35,7 +35,7 @@ class TimingWheelTest {
     assertThat(wheel.advanceTo(9)).isEmpty();
     assertThat(ids(wheel.advanceTo(15))).containsExactly("a");
     assertThat(wheel.size()).isEqualTo(2);
-    List<WheelEntry<String>> rest = wheel.advanceTo(30);
+    List<TimedEntry<String>> rest = wheel.advanceTo(30);
     assertThat(ids(rest)).containsExactly("b", "c");
     assertThat(rest.get(1).payload()).isEqualTo("payload-c");
     assertThat(wheel.size()).isZero();
@@ -83,11 +83,11 @@ class TimingWheelTest {
   void reAddingATriggerReplacesItsPendingEntry() {
     TimingWheel<String> wheel = new TimingWheel<>(0, 100);
     wheel.add(entry("t", 50));
-    wheel.add(new WheelEntry<>("t", 80, "moved"));
+    wheel.add(new TimedEntry<>("t", 80, "moved"));
     assertThat(wheel.size()).isEqualTo(1);
     assertThat(wheel.nextFireMs()).hasValue(80);
     assertThat(wheel.advanceTo(60)).isEmpty();
-    assertThat(wheel.advanceTo(80)).containsExactly(new WheelEntry<>("t", 80, "moved"));
+    assertThat(wheel.advanceTo(80)).containsExactly(new TimedEntry<>("t", 80, "moved"));
 
     // After it fired, the same id may be scheduled again (e.g. re-read from Redis) and fires again.
     assertThat(wheel.add(entry("t", 90))).isEqualTo(AddResult.SCHEDULED);

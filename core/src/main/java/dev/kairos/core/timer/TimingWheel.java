@@ -1,4 +1,4 @@
-package dev.kairos.node.wheel;
+package dev.kairos.core.timer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,9 +52,9 @@ public final class TimingWheel<P> {
   }
 
   private final int maxPending;
-  private final ConcurrentSkipListMap<Slot, WheelEntry<P>> bySchedule =
+  private final ConcurrentSkipListMap<Slot, TimedEntry<P>> bySchedule =
       new ConcurrentSkipListMap<>();
-  private final ConcurrentHashMap<String, WheelEntry<P>> byId = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, TimedEntry<P>> byId = new ConcurrentHashMap<>();
   private final AtomicLong currentMs;
   private final LongAdder rejected = new LongAdder();
 
@@ -74,7 +74,7 @@ public final class TimingWheel<P> {
    * Holds the entry until it is due, or hands it back ({@link AddResult#DUE}) when its fire time is
    * not after the wheel's current time. Replaces a pending entry with the same trigger id.
    */
-  public AddResult add(WheelEntry<P> entry) {
+  public AddResult add(TimedEntry<P> entry) {
     if (entry.fireMs() <= currentMs.get()) {
       return AddResult.DUE;
     }
@@ -92,7 +92,7 @@ public final class TimingWheel<P> {
       }
       return AddResult.REJECTED;
     }
-    WheelEntry<P> previous = byId.put(entry.triggerId(), entry);
+    TimedEntry<P> previous = byId.put(entry.triggerId(), entry);
     if (previous != null) {
       bySchedule.remove(slotOf(previous), previous);
     }
@@ -101,8 +101,8 @@ public final class TimingWheel<P> {
   }
 
   /** Forgets the trigger; returns the entry that was pending, or {@code null}. */
-  public WheelEntry<P> remove(String triggerId) {
-    WheelEntry<P> removed = byId.remove(triggerId);
+  public TimedEntry<P> remove(String triggerId) {
+    TimedEntry<P> removed = byId.remove(triggerId);
     if (removed != null) {
       bySchedule.remove(slotOf(removed), removed);
     }
@@ -113,12 +113,12 @@ public final class TimingWheel<P> {
    * Moves the wheel's time forward to {@code nowMs} (never backwards) and returns every entry due
    * by then, ordered by fire time and then trigger id. Meant for one driving thread.
    */
-  public List<WheelEntry<P>> advanceTo(long nowMs) {
+  public List<TimedEntry<P>> advanceTo(long nowMs) {
     currentMs.accumulateAndGet(nowMs, Math::max);
-    List<WheelEntry<P>> due = new ArrayList<>();
-    Map.Entry<Slot, WheelEntry<P>> first;
+    List<TimedEntry<P>> due = new ArrayList<>();
+    Map.Entry<Slot, TimedEntry<P>> first;
     while ((first = bySchedule.firstEntry()) != null && first.getKey().fireMs() <= nowMs) {
-      WheelEntry<P> entry = first.getValue();
+      TimedEntry<P> entry = first.getValue();
       // Safety: remove from the schedule first, then claim through byId; a replace or remove that
       // got there first owns the id, and this stale slot is simply dropped.
       if (bySchedule.remove(first.getKey(), entry) && byId.remove(entry.triggerId(), entry)) {
@@ -130,7 +130,7 @@ public final class TimingWheel<P> {
 
   /** Fire time of the earliest pending entry, empty when nothing is pending. */
   public OptionalLong nextFireMs() {
-    Map.Entry<Slot, WheelEntry<P>> first = bySchedule.firstEntry();
+    Map.Entry<Slot, TimedEntry<P>> first = bySchedule.firstEntry();
     return first == null ? OptionalLong.empty() : OptionalLong.of(first.getKey().fireMs());
   }
 
@@ -157,7 +157,7 @@ public final class TimingWheel<P> {
     return rejected.sum();
   }
 
-  private static Slot slotOf(WheelEntry<?> entry) {
+  private static Slot slotOf(TimedEntry<?> entry) {
     return new Slot(entry.fireMs(), entry.triggerId());
   }
 }

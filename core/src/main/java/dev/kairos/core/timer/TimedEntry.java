@@ -1,4 +1,4 @@
-package dev.kairos.node.wheel;
+package dev.kairos.core.timer;
 
 import java.util.Objects;
 
@@ -6,9 +6,9 @@ import java.util.Objects;
  * One pending fire: the trigger id it is known by, when it must fire (epoch ms), and whatever the
  * dispatcher needs to send it (opaque to the wheel).
  */
-public record WheelEntry<P>(String triggerId, long fireMs, P payload) {
+public record TimedEntry<P>(String triggerId, long fireMs, P payload) {
 
-  public WheelEntry {
+  public TimedEntry {
     Objects.requireNonNull(triggerId, "triggerId");
   }
 }

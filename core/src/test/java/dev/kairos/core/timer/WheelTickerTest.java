@@ -1,4 +1,4 @@
-package dev.kairos.node.wheel;
+package dev.kairos.core.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,7 +45,7 @@ class WheelTickerTest {
   }
 
   private WheelTicker<String> ticker(
-      KairosClock clock, int maxPending, Duration maxPark, Consumer<List<WheelEntry<String>>> c) {
+      KairosClock clock, int maxPending, Duration maxPark, Consumer<List<TimedEntry<String>>> c) {
     WheelTicker<String> ticker =
         new WheelTicker<>(
             "test-wheel-ticker",
@@ -63,7 +63,7 @@ class WheelTickerTest {
   private WheelTicker<String> asyncTicker(
       KairosClock clock,
       Duration tick,
-      java.util.function.Function<List<WheelEntry<String>>, CompletableFuture<?>> consumer) {
+      java.util.function.Function<List<TimedEntry<String>>, CompletableFuture<?>> consumer) {
     WheelTicker<String> ticker =
         WheelTicker.withAsyncConsumer(
             "test-wheel-ticker",
@@ -78,8 +78,8 @@ class WheelTickerTest {
     return ticker;
   }
 
-  private static WheelEntry<String> entry(String id, long fireMs) {
-    return new WheelEntry<>(id, fireMs, id);
+  private static TimedEntry<String> entry(String id, long fireMs) {
+    return new TimedEntry<>(id, fireMs, id);
   }
 
   private static void await(String what, BooleanSupplier condition) {
@@ -219,7 +219,7 @@ class WheelTickerTest {
             WheelTicker.DEFAULT_MAX_PARK,
             batch -> {
               long now = System.currentTimeMillis();
-              for (WheelEntry<String> e : batch) {
+              for (TimedEntry<String> e : batch) {
                 if (e.payload().equals("warm-up")) {
                   continue;
                 }
@@ -236,7 +236,7 @@ class WheelTickerTest {
     // Warm-up: the first dispatches pay for class loading, JIT and the pool's thread starts.
     long warmUpBase = System.currentTimeMillis() + 50;
     for (int i = 0; i < 200; i++) {
-      ticker.add(new WheelEntry<>("warm-up-" + i, warmUpBase + i % 50, "warm-up"));
+      ticker.add(new TimedEntry<>("warm-up-" + i, warmUpBase + i % 50, "warm-up"));
     }
     await("warm-up fired", () -> ticker.dispatchedCount() == 200);
     // Far enough ahead that adding all timers (slow on a cold, busy JVM) ends before the first is
@@ -471,7 +471,7 @@ class WheelTickerTest {
             clock,
             Duration.ofMillis(10),
             batch -> {
-              batches.add(batch.stream().map(WheelEntry::triggerId).toList());
+              batches.add(batch.stream().map(TimedEntry::triggerId).toList());
               return CompletableFuture.completedFuture(null);
             });
     assertThat(ticker.handOutAt(1_001)).isEqualTo(1_010);
