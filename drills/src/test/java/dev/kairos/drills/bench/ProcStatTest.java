@@ -89,4 +89,22 @@ class ProcStatTest {
     assertThat(ProcStat.readContextSwitches(ProcessHandle.current().pid())).isPresent();
     assertThat(ProcStat.readContextSwitches(Long.MAX_VALUE)).isEmpty();
   }
+
+  @Test
+  void aProcessTreeHoldsTheProcessAndItsChildrenAndSumsTheirTicks() throws Exception {
+    long self = ProcessHandle.current().pid();
+    Process child = new ProcessBuilder("sleep", "30").start();
+    try {
+      assertThat(ProcStat.processTree(self)).startsWith(self).contains(child.pid());
+      assertThat(ProcStat.readTreeTicks(self).getAsLong())
+          .isGreaterThanOrEqualTo(ProcStat.readProcessTicks(self).getAsLong());
+      assertThat(ProcStat.readTreeContextSwitches(self).getAsLong())
+          .isGreaterThanOrEqualTo(ProcStat.readContextSwitches(self).getAsLong());
+    } finally {
+      child.destroy();
+      child.waitFor();
+    }
+    assertThat(ProcStat.processTree(Long.MAX_VALUE)).isEmpty();
+    assertThat(ProcStat.readTreeTicks(Long.MAX_VALUE)).isEmpty();
+  }
 }
