@@ -94,19 +94,7 @@ public final class ClusterBench {
         Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"),
         ProcStat.readLoadAverage1(),
-        options.soakMinutes() > 0
-            ? "soak: "
-                + options.soakJobs()
-                + " "
-                + options.soakWorkload()
-                + " jobs for "
-                + options.soakMinutes()
-                + " min (no workload rows)"
-            : options.workloads()
-                + " × jobs "
-                + options.jobs()
-                + ", MIDNIGHT × "
-                + options.midnightJobs(),
+        plan(),
         options.nodes(),
         options.executors(),
         options.queues(),
@@ -183,14 +171,37 @@ public final class ClusterBench {
     return result;
   }
 
+  /** What this run will do, for its first line. */
+  private String plan() {
+    if (options.soakMinutes() > 0) {
+      return "soak: "
+          + options.soakJobs()
+          + " "
+          + options.soakWorkload()
+          + " jobs for "
+          + options.soakMinutes()
+          + " min (no workload rows)";
+    }
+    String plan = options.workloads() + " × jobs " + options.jobs();
+    return options.workloads().contains(Workload.MIDNIGHT)
+        ? plan + ", MIDNIGHT × " + options.midnightJobs()
+        : plan;
+  }
+
   private String heading() {
-    return "ClusterBench results (W1/W2 window "
-        + options.window().toSeconds()
-        + " s, M1 window "
-        + options.m1Bursts()
-        + " min, warm-up "
-        + options.warmup().toSeconds()
-        + " s, persistence-sync "
+    String run =
+        options.soakMinutes() > 0
+            ? "soak of " + options.soakMinutes() + " min"
+            : "W1/W2 window "
+                + options.window().toSeconds()
+                + " s, M1 window "
+                + options.m1Bursts()
+                + " min, warm-up "
+                + options.warmup().toSeconds()
+                + " s";
+    return "ClusterBench results ("
+        + run
+        + ", persistence-sync "
         + (options.sync() ? "on (PostgreSQL measured as 'postgres')" : "off (no PostgreSQL)")
         + "; the bench JVM hosts the RocketMQ NameServer + Broker and ZooKeeper:"
         + " its CPU is infrastructure):";

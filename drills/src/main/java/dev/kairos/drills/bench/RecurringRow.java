@@ -48,8 +48,9 @@ final class RecurringRow {
     for (int i = 0; i < jobs; i++) {
       ids.add(prefix + i);
     }
-    Created created = create(cluster, workload, ids, row);
-    awaitClaimed(cluster, ids, workload, row);
+    String label = workload + " row " + row;
+    Created created = create(cluster, workload, ids, label);
+    awaitClaimed(cluster, ids, label);
     BenchOut.say(
         "%s row %d: every job claimed once; warm-up %d s",
         workload, row, options.warmup().toSeconds());
@@ -101,9 +102,10 @@ final class RecurringRow {
 
   /**
    * Creates {@code ids} as jobs of {@code workload} through the import (W1 paced over one sweep of
-   * a second, the others {@link JobApi#MAX_BATCH} per call) and reads their anchors back.
+   * a second, the others {@link JobApi#MAX_BATCH} per call) and reads their anchors back; {@code
+   * label} names the row (or the soak) in the progress lines.
    */
-  static Created create(BenchCluster cluster, Workload workload, List<String> ids, int row)
+  static Created create(BenchCluster cluster, Workload workload, List<String> ids, String label)
       throws InterruptedException {
     int jobs = ids.size();
     List<List<Integer>> calls = workload.imports(jobs, JobApi.MAX_BATCH);
@@ -125,8 +127,7 @@ final class RecurringRow {
     }
     double seconds = (System.nanoTime() - createStart) / 1e9;
     BenchOut.say(
-        "%s row %d: created %d jobs in %.2f s (%d import calls)",
-        workload, row, jobs, seconds, calls.size());
+        "%s: created %d jobs in %.2f s (%d import calls)", label, jobs, seconds, calls.size());
     Map<String, Long> createdMs = cluster.createdMs(ids);
     int busiestBand = jobs;
     if (workload == Workload.W1) {
@@ -134,8 +135,8 @@ final class RecurringRow {
       createdMs.values().forEach(c -> bands[(int) (Math.floorMod(c, 1000L) / 10)]++);
       busiestBand = Arrays.stream(bands).max().orElse(0);
       BenchOut.say(
-          "W1 row %d: phases over the second: busiest 10 ms band holds %d jobs (even: %.1f)",
-          row, busiestBand, jobs / (double) Workload.PHASE_BANDS);
+          "%s: phases over the second: busiest 10 ms band holds %d jobs (even: %.1f)",
+          label, busiestBand, jobs / (double) Workload.PHASE_BANDS);
     }
     return new Created(seconds, calls.size(), createdMs, busiestBand);
   }
@@ -144,12 +145,12 @@ final class RecurringRow {
    * Waits (deadline 2 min: M1's first fire may be a minute away) until the leader has claimed a
    * first fire of every job.
    */
-  static void awaitClaimed(BenchCluster cluster, List<String> ids, Workload workload, int row) {
+  static void awaitClaimed(BenchCluster cluster, List<String> ids, String label) {
     DrillJobs drillJobs = new DrillJobs(new ArrayList<>(ids));
     Poll.until(
         CLAIM_DEADLINE,
         Duration.ofSeconds(1),
-        workload + " row " + row + ": the leader claims a first fire of every job",
+        label + ": the leader claims a first fire of every job",
         () -> drillJobs.unclaimed(cluster.redis(), cluster.keys()).isEmpty());
   }
 }

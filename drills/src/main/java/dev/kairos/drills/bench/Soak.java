@@ -61,8 +61,8 @@ final class Soak {
     for (int i = 0; i < jobs; i++) {
       ids.add("soak-" + workload.name().toLowerCase() + "-" + i);
     }
-    RecurringRow.Created created = RecurringRow.create(cluster, workload, ids, 0);
-    RecurringRow.awaitClaimed(cluster, ids, workload, 0);
+    RecurringRow.Created created = RecurringRow.create(cluster, workload, ids, "SOAK");
+    RecurringRow.awaitClaimed(cluster, ids, "SOAK");
     long t0 = WallClock.sleepUntil(WallClock.nextWholeSecond(System.currentTimeMillis()));
     StartLogTail tail = new StartLogTail(cluster.executors());
     CpuMeter.Sample previous = cluster.meter().sample();
