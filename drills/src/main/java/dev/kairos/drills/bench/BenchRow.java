@@ -10,7 +10,7 @@ import java.util.function.LongFunction;
  *
  * @param createdSeconds wall time of the import calls that created the J jobs
  * @param busiestBand W1: most jobs whose phase fell in one 10 ms band of the second (even spread =
- *     J/100); W2: J (all on the second)
+ *     J/100); W2, M1, MIDNIGHT: J (all on the same instant)
  * @param expected fires of the window, computed from the schedules
  * @param executed expected fires that started (handler log or start claim) before the drain ended
  * @param missed expected fires with no start within the drain (at most 60 s after the window)
@@ -21,6 +21,8 @@ import java.util.function.LongFunction;
  * @param fireToAck scheduled fire → broker ack as the node recorded it ({@code dispatchedMs})
  * @param ackToClaim {@code dispatchedMs} → executor's start claim ({@code startedMs})
  * @param claimToHandler start claim → the handler's own first line (start log)
+ * @param memory Redis {@code used_memory} and {@code DBSIZE} at the row's end (after the drain,
+ *     before its jobs are deleted)
  */
 record BenchRow(
     Workload workload,
@@ -40,6 +42,7 @@ record BenchRow(
     Dist ackToClaim,
     Dist claimToHandler,
     CpuMeter.Usage cpu,
+    RedisMemory memory,
     double loadBefore,
     double loadAfter) {
 
@@ -63,16 +66,17 @@ record BenchRow(
     return "| workload | jobs | created in s | busiest 10 ms | expected | executed | missed | dup. | early "
         + "| p50 ms | p90 | p99 | max | fires/s | fire→ack p50 / p99 ms "
         + "| ack→start claim p50 / p99 | claim→handler p50 / p99 "
-        + "| CPU µs/fire (processes) | machine busy µs/fire | load 1 min before → after "
-        + "| keeps up |\n"
-        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+        + "| CPU µs/fire (processes) | machine busy µs/fire | Redis used_memory MB | Redis keys "
+        + "| load 1 min before → after | keeps up |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        + "---|---|";
   }
 
   String mainLine() {
     return String.format(
         Locale.ROOT,
         "| %s | %,d | %.1f | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,.0f | %s | %s"
-            + " | %s | %,.0f | %,.0f | %.2f → %.2f | %s |",
+            + " | %s | %,.0f | %,.0f | %s | %s | %.2f → %.2f | %s |",
         workload,
         jobs,
         createdSeconds,
@@ -92,6 +96,8 @@ record BenchRow(
         claimToHandler.p50p99(),
         processMicrosPerFire(),
         machineBusyMicrosPerFire(),
+        memory.usedMegabytes(),
+        memory.keysText(),
         loadBefore,
         loadAfter,
         keepsUp() ? "yes" : "**no**");

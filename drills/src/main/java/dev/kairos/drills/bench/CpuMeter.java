@@ -3,11 +3,13 @@ package dev.kairos.drills.bench;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * CPU time of named processes and of the whole machine between two {@link #sample()}s, from {@code
  * /proc}. A process that is gone at a sample reads as absent and its delta as 0 (reported, never
- * guessed).
+ * guessed). A name registered as a tree (PostgreSQL's postmaster) counts the process and all its
+ * descendants ({@link ProcStat#readTreeTicks}).
  */
 public final class CpuMeter {
 
@@ -51,6 +53,7 @@ public final class CpuMeter {
   }
 
   private final Map<String, Long> pids;
+  private final Set<String> trees;
   private final long ticksPerSecond;
 
   /**
@@ -58,7 +61,15 @@ public final class CpuMeter {
    * @param ticksPerSecond {@link ProcStat#clockTicksPerSecond()}
    */
   public CpuMeter(Map<String, Long> pids, long ticksPerSecond) {
+    this(pids, Set.of(), ticksPerSecond);
+  }
+
+  /**
+   * @param trees names among {@code pids} whose process counts with all its descendants (no JIT)
+   */
+  public CpuMeter(Map<String, Long> pids, Set<String> trees, long ticksPerSecond) {
     this.pids = new LinkedHashMap<>(pids);
+    this.trees = Set.copyOf(trees);
     this.ticksPerSecond = ticksPerSecond;
   }
 
@@ -73,6 +84,12 @@ public final class CpuMeter {
     Map<String, Long> switches = new LinkedHashMap<>();
     pids.forEach(
         (name, pid) -> {
+          if (trees.contains(name)) {
+            ProcStat.readTreeTicks(pid).ifPresent(t -> ticks.put(name, t));
+            jit.put(name, Map.of());
+            ProcStat.readTreeContextSwitches(pid).ifPresent(n -> switches.put(name, n));
+            return;
+          }
           ProcStat.readProcessTicks(pid).ifPresent(t -> ticks.put(name, t));
           jit.put(name, ProcStat.readJitThreadTicks(pid));
           ProcStat.readContextSwitches(pid).ifPresent(n -> switches.put(name, n));

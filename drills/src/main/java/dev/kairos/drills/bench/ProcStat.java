@@ -7,7 +7,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -172,6 +174,62 @@ public final class ProcStat {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + tasks, e);
     }
+  }
+
+  /**
+   * {@code pid} and its live descendants (its children, their children, ...), {@code pid} first;
+   * empty if {@code pid} is gone. For a server that forks a process per connection and per
+   * background task, such as PostgreSQL's postmaster.
+   */
+  public static List<Long> processTree(long pid) {
+    return ProcessHandle.of(pid)
+        .map(
+            root -> {
+              List<Long> tree = new ArrayList<>();
+              tree.add(pid);
+              root.descendants().forEach(p -> tree.add(p.pid()));
+              return tree;
+            })
+        .orElse(List.of());
+  }
+
+  /**
+   * CPU ticks of {@code pid} and its live descendants so far, each with its reaped children's: a
+   * child that ends between two readings moves from its own count into its parent's reaped one, so
+   * the sum stays continuous. Empty if {@code pid} is gone; a descendant that ends between the
+   * listing and its read is skipped (its ticks reach the parent when it is reaped).
+   */
+  public static OptionalLong readTreeTicks(long pid) {
+    List<Long> tree = processTree(pid);
+    if (tree.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    long sum = 0;
+    for (long p : tree) {
+      OptionalLong ticks = readProcessTicks(p);
+      if (p == pid && ticks.isEmpty()) {
+        return OptionalLong.empty();
+      }
+      sum += ticks.orElse(0);
+    }
+    return OptionalLong.of(sum);
+  }
+
+  /** {@link #readContextSwitches} summed over {@code pid} and its live descendants. */
+  public static OptionalLong readTreeContextSwitches(long pid) {
+    List<Long> tree = processTree(pid);
+    if (tree.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    long sum = 0;
+    for (long p : tree) {
+      OptionalLong switches = readContextSwitches(p);
+      if (p == pid && switches.isEmpty()) {
+        return OptionalLong.empty();
+      }
+      sum += switches.orElse(0);
+    }
+    return OptionalLong.of(sum);
   }
 
   /** CPU ticks of {@code pid} so far, empty if the process is gone. */

@@ -37,6 +37,7 @@ class BenchRowTest {
         Dist.EMPTY,
         Dist.EMPTY,
         new CpuMeter.Usage(cpu, jit, switches, 3_000_000L, 40_000_000L),
+        new RedisMemory(123_456_789L, 45_678L),
         1.5,
         2.5);
   }
@@ -64,6 +65,11 @@ class BenchRowTest {
     String switchesHeader = BenchRow.switchesHeader(List.of("node-1", "redis-server"));
     assertThat(cells(r.switchesLine())).isEqualTo(cells(switchesHeader.split("\n")[0]));
     assertThat(cells(r.switchesLine())).isEqualTo(cells(switchesHeader.split("\n")[1]));
+  }
+
+  @Test
+  void theMainLineCarriesRedisMemoryAndKeysBeforeTheLoad() {
+    assertThat(row(0, 100).mainLine()).endsWith("| 123.5 | 45,678 | 1.50 → 2.50 | yes |");
   }
 
   @Test

@@ -89,4 +89,24 @@ class ProcStatTest {
     assertThat(ProcStat.readContextSwitches(ProcessHandle.current().pid())).isPresent();
     assertThat(ProcStat.readContextSwitches(Long.MAX_VALUE)).isEmpty();
   }
+
+  @Test
+  void aProcessTreeHoldsTheProcessAndItsChildrenAndSumsTheirTicks() throws Exception {
+    long self = ProcessHandle.current().pid();
+    Process child = new ProcessBuilder("sleep", "30").start();
+    try {
+      assertThat(ProcStat.processTree(self)).startsWith(self).contains(child.pid());
+      // The process alone first: its counts only grow, so the tree read after it is at least that.
+      long ticks = ProcStat.readProcessTicks(self).getAsLong();
+      assertThat(ProcStat.readTreeTicks(self).getAsLong()).isGreaterThanOrEqualTo(ticks);
+      long switches = ProcStat.readContextSwitches(self).getAsLong();
+      assertThat(ProcStat.readTreeContextSwitches(self).getAsLong())
+          .isGreaterThanOrEqualTo(switches);
+    } finally {
+      child.destroy();
+      child.waitFor();
+    }
+    assertThat(ProcStat.processTree(Long.MAX_VALUE)).isEmpty();
+    assertThat(ProcStat.readTreeTicks(Long.MAX_VALUE)).isEmpty();
+  }
 }

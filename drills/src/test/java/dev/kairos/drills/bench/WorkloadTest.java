@@ -41,6 +41,33 @@ class WorkloadTest {
   }
 
   @Test
+  void m1FiresAtEveryWholeMinuteAndImportsInChunks() {
+    assertThat(Workload.M1.job("j", "app"))
+        .containsEntry("scheduleType", "CRON")
+        .containsEntry("schedule", "0 * * * * *");
+    assertThat(Workload.fireTimes(Workload.M1.schedule(0), 30_000, 210_000))
+        .containsExactly(60_000L, 120_000L, 180_000L);
+    assertThat(Workload.M1.imports(1_500, 1_000))
+        .extracting(List::size)
+        .containsExactly(1_000, 500);
+  }
+
+  @Test
+  void midnightJobsAreOneShotsAtTheirDueInstant() {
+    assertThat(Workload.oneShotJob("j", "app", 1_795_651_200_000L))
+        .containsEntry("scheduleType", "ONE_SHOT")
+        .containsEntry("schedule", "1795651200000")
+        .containsEntry("routing", "CONSISTENT_HASH")
+        .doesNotContainKeys("misfire", "misfireThresholdMs");
+    assertThat(Workload.MIDNIGHT.expectedFires(java.util.Map.of("j", 5_000L), 5_000, 5_001))
+        .containsExactly("j:5000");
+    assertThat(Workload.MIDNIGHT.expectedFires(java.util.Map.of("j", 5_000L), 5_001, 9_000))
+        .isEmpty();
+    assertThat(Workload.MIDNIGHT.recurring()).isFalse();
+    assertThat(Workload.W2.recurring()).isTrue();
+  }
+
+  @Test
   void jobsUseTheApiDefaultsForMisfire() {
     assertThat(Workload.W1.job("j", "app"))
         .containsEntry("scheduleType", "FIXED_RATE")

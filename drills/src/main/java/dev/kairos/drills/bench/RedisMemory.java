@@ -1,0 +1,40 @@
+package dev.kairos.drills.bench;
+
+import dev.kairos.core.redis.KairosRedis;
+import java.util.Locale;
+
+/**
+ * What Redis holds at one moment: {@code used_memory} ({@code INFO memory}, bytes the allocator
+ * handed to Redis) and {@code DBSIZE} (keys of the selected database, all of Kairos').
+ */
+record RedisMemory(long usedMemory, long keys) {
+
+  /** Reads both now. */
+  static RedisMemory read(KairosRedis redis) {
+    return new RedisMemory(usedMemory(redis.sync().info("memory")), redis.sync().dbsize());
+  }
+
+  /** {@code used_memory} from the text of {@code INFO memory}; -1 when absent. */
+  static long usedMemory(String info) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("used_memory:")) {
+        return Long.parseLong(line.substring("used_memory:".length()).trim());
+      }
+    }
+    return -1;
+  }
+
+  /** {@code used_memory} in MB (10^6 bytes), one decimal. */
+  String usedMegabytes() {
+    return usedMemory < 0 ? "–" : String.format(Locale.ROOT, "%,.1f", usedMemory / 1e6);
+  }
+
+  String keysText() {
+    return String.format(Locale.ROOT, "%,d", keys);
+  }
+
+  @Override
+  public String toString() {
+    return "used_memory " + usedMegabytes() + " MB, " + keysText() + " keys";
+  }
+}
