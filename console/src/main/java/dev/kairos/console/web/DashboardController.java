@@ -77,6 +77,15 @@ class DashboardController {
   private void fill(Model model) {
     List<DashboardSample> samples = series.samples();
     model.addAttribute("latest", samples.isEmpty() ? null : samples.get(samples.size() - 1));
+    // Start lateness is known only for intervals in which triggers ended: on a quiet cluster the
+    // last interval may have none, so the panel shows the newest interval that had some.
+    DashboardSample started = null;
+    for (DashboardSample s : samples) {
+      if (!Double.isNaN(s.startP50Ms())) {
+        started = s;
+      }
+    }
+    model.addAttribute("latestStart", started);
     MeterTotals totals = series.latestTotals();
     model.addAttribute("totals", totals);
     ApiResponse executors = api.get("/api/v1/executors");

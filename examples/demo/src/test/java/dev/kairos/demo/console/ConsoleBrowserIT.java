@@ -464,6 +464,11 @@ class ConsoleBrowserIT {
           "the fire chart",
           ExpectedConditions.presenceOfElementLocated(By.cssSelector("#chart-fires canvas")));
       assertThat(driver.findElement(By.id("dashboard-apps")).getText()).contains("demo");
+      // Handler start − fire time of the triggers that ended, from the lifecycle worker's
+      // histogram.
+      new WebDriverWait(driver, WAIT)
+          .withMessage("the dashboard showing a start lateness")
+          .until(d -> d.findElement(By.id("start-lateness-p50")).getText().endsWith(" ms"));
       new WebDriverWait(driver, WAIT)
           .withMessage("the daily report counting today's fires of the demo app")
           .until(
