@@ -4,7 +4,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
@@ -37,6 +41,12 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration ROUTE_POLL_STEP = Duration.ofMillis(500);
   private static final Duration NETTY_THREADS_TIMEOUT = Duration.ofSeconds(20);
+
+  /**
+   * The broker's client threads end within Netty's quiet period (2 s) of its close; a client of the
+   * test's own that is still open would keep its threads, so this wait is short.
+   */
+  private static final Duration CLIENT_THREADS_TIMEOUT = Duration.ofSeconds(5);
 
   private final Lifecycle lifecycle = new Lifecycle("rocketmq");
   private final Path storeDir;
@@ -309,16 +319,72 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       log.info("rocketmq containers closed in {} ms", Millis.since(began));
       return;
     }
+    // RocketMQ's own shutdown waits seconds per part (each remoting server's event thread polls
+    // every 3 s; the store sleeps 3 s), one after the other. Once the broker has unregistered from
+    // the NameServer, nothing of the broker's remaining shutdown needs it: the NameServer closes
+    // alongside those steps instead of after them.
+    CompletableFuture<Void> unregistered = new CompletableFuture<>();
+    Thread brokerCloser = null;
     if (broker != null) {
-      broker.shutdown();
+      BrokerController closing = broker;
+      closing.setShutdownHook(b -> unregistered.complete(null)); // runs after unregisterBrokerAll
+      brokerCloser =
+          closer(
+              "broker",
+              () -> {
+                try {
+                  closing.shutdown();
+                } finally {
+                  unregistered.complete(null);
+                }
+              });
+    } else {
+      unregistered.complete(null);
     }
+    awaitQuietly(unregistered, NETTY_THREADS_TIMEOUT);
     if (nameServer != null) {
       nameServer.shutdown();
     }
+    join(brokerCloser);
     // The remoting servers' Netty executors end after close returns (a graceful quiet period).
     LingeringThreads.awaitGone(
         LingeringThreads.ROCKETMQ_SERVERS, NETTY_THREADS_TIMEOUT, "RocketMQ server Netty");
+    LingeringThreads.awaitGone(
+        LingeringThreads.ROCKETMQ_CLIENTS, CLIENT_THREADS_TIMEOUT, "RocketMQ client Netty");
     log.info("rocketmq closed in {} ms", Millis.since(began));
+  }
+
+  private static Thread closer(String part, Runnable close) {
+    Thread t = new Thread(close, "kairos-devinfra-rocketmq-close-" + part);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  private static void awaitQuietly(CompletableFuture<Void> event, Duration timeout) {
+    try {
+      event.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      log.warn("the broker did not unregister within {}; closing the name server anyway", timeout);
+    }
+  }
+
+  /** Waits for a closing thread; bounded, since a close must never hang the test JVM. */
+  private static void join(Thread closer) {
+    if (closer == null) {
+      return;
+    }
+    try {
+      closer.join(NETTY_THREADS_TIMEOUT.toMillis() * 3);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (closer.isAlive()) {
+      log.warn(
+          "{} still running after {}", closer.getName(), NETTY_THREADS_TIMEOUT.multipliedBy(3));
+    }
   }
 
   @Override

@@ -23,6 +23,12 @@ final class LingeringThreads {
               || n.startsWith("NettyNIOBoss")
               || n.startsWith("NettyEPOLLBoss");
 
+  /**
+   * RocketMQ's remoting clients. The broker's own client (to the NameServer) is the last thing its
+   * shutdown stops, so its Netty workers are still winding down when the broker's close returns.
+   */
+  static final Predicate<String> ROCKETMQ_CLIENTS = n -> n.startsWith("NettyClient");
+
   /** Netty's (and shaded Netty's) global executor, used while channels close. */
   static final Predicate<String> NETTY_GLOBAL = n -> n.startsWith("globalEventExecutor");
 

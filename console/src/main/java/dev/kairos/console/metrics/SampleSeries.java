@@ -31,6 +31,7 @@ public final class SampleSeries {
     double seconds = (totals.atMs() - before.atMs()) / 1000.0;
     // A counter that went down means the node's registry was reset: count from zero again.
     double fired = nonNegative(totals.dispatched() - before.dispatched(), totals.dispatched());
+    LatencyBuckets started = totals.startLateness().since(before.startLateness());
     samples.addLast(
         new DashboardSample(
             totals.atMs(),
@@ -38,7 +39,9 @@ public final class SampleSeries {
             totals.latenessP50Ms(),
             totals.latenessP99Ms(),
             nonNegative(totals.misfires() - before.misfires(), totals.misfires()),
-            nonNegative(totals.failures() - before.failures(), totals.failures())));
+            nonNegative(totals.failures() - before.failures(), totals.failures()),
+            started.percentileMs(0.5),
+            started.percentileMs(0.99)));
     while (samples.size() > capacity) {
       samples.removeFirst();
     }

@@ -16,7 +16,7 @@ import org.springframework.security.web.SecurityFilterChain;
  * ADMIN read every page and may ask for a schedule preview (it computes, changes nothing); every
  * other POST is ADMIN only and answers 403 otherwise. Forms carry a CSRF token (Spring Security's
  * default, session-held). This chain is ordered before the node's API chain and only matches the
- * console's paths, so the API stays stateless and untouched.
+ * console's paths (and {@code /favicon.ico}), so the API stays stateless and untouched.
  */
 @Configuration(proxyBeanMethods = false)
 public class ConsoleSecurityConfiguration {
@@ -25,6 +25,12 @@ public class ConsoleSecurityConfiguration {
   public static final String SIGN_IN = "/console/sign-in";
   public static final String SIGN_OUT = "/console/sign-out";
   public static final String PREVIEW = "/console/jobs/preview";
+
+  /**
+   * The console's icon, also at the root where browsers look for it on every page (and on the
+   * Swagger UI): open to everyone, answered by this chain instead of the API's 401.
+   */
+  public static final String FAVICON = "/favicon.ico";
 
   /**
    * Scripts and styles from this origin only: htmx and uPlot come from the node's WebJars, and the
@@ -41,11 +47,11 @@ public class ConsoleSecurityConfiguration {
       throws Exception {
     String admin = "ADMIN";
     String viewer = "VIEWER";
-    http.securityMatcher(HOME, HOME + "/**")
+    http.securityMatcher(HOME, HOME + "/**", FAVICON)
         .authenticationProvider(new TokenAuthenticationProvider(tokens))
         .authorizeHttpRequests(
             auth ->
-                auth.requestMatchers(SIGN_IN, "/console/static/**", "/console/assets/**")
+                auth.requestMatchers(SIGN_IN, "/console/static/**", "/console/assets/**", FAVICON)
                     .permitAll()
                     .requestMatchers(HttpMethod.GET, HOME, HOME + "/**")
                     .hasAnyRole(admin, viewer)

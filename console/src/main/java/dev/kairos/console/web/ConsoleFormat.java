@@ -34,4 +34,9 @@ public final class ConsoleFormat {
   public String number(double value) {
     return Double.isNaN(value) ? "—" : String.format("%.1f", value);
   }
+
+  /** Milliseconds with one decimal and the unit, or "—" when unknown (NaN). */
+  public String millis(double value) {
+    return Double.isNaN(value) ? "—" : String.format("%.1f ms", value);
+  }
 }

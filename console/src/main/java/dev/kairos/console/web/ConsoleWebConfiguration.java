@@ -1,5 +1,6 @@
 package dev.kairos.console.web;
 
+import dev.kairos.console.security.ConsoleSecurityConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -35,6 +36,9 @@ public class ConsoleWebConfiguration implements WebMvcConfigurer {
   public void addResourceHandlers(ResourceHandlerRegistry registry) {
     registry
         .addResourceHandler("/console/static/**")
+        .addResourceLocations("classpath:/kairos-console/static/");
+    registry
+        .addResourceHandler(ConsoleSecurityConfiguration.FAVICON)
         .addResourceLocations("classpath:/kairos-console/static/");
     registry
         .addResourceHandler("/console/assets/**")

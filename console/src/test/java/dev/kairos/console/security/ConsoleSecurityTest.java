@@ -73,6 +73,18 @@ class ConsoleSecurityTest {
     assertThat(result.getResponse().getHeader("HX-Redirect")).isEqualTo("/console/sign-in?expired");
   }
 
+  /** Browsers ask every page's origin for /favicon.ico; it was a 401 from the API's chain. */
+  @Test
+  void theFaviconIsServedWithoutSignIn() throws Exception {
+    MvcResult icon = mvc.perform(get("/favicon.ico")).andReturn();
+    assertThat(icon.getResponse().getStatus()).isEqualTo(200);
+    byte[] body = icon.getResponse().getContentAsByteArray();
+    assertThat(body).as("an ICO file: reserved 0, type 1").startsWith(0, 0, 1, 0);
+    String page =
+        mvc.perform(get("/console/sign-in")).andReturn().getResponse().getContentAsString();
+    assertThat(page).contains("<link rel=\"icon\" href=\"/favicon.ico\">");
+  }
+
   @Test
   void theSignInPageLabelsItsFieldAndForbidsInlineScript() throws Exception {
     MvcResult page = mvc.perform(get("/console/sign-in")).andReturn();

@@ -57,7 +57,9 @@ public final class DemoMain {
             + demo.port()
             + "/console (sign in with the demo token "
             + KairosDemo.DEMO_ADMIN_TOKEN
-            + ")");
+            + ", or "
+            + KairosDemo.DEMO_VIEWER_TOKEN
+            + " to only read)");
     System.out.println("  health:     " + demo.healthUrl());
     System.out.println("  metrics:    http://localhost:" + demo.port() + "/actuator/prometheus");
     System.out.println("  data, logs: " + workDir);

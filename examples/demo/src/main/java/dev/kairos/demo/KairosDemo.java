@@ -36,6 +36,16 @@ public final class KairosDemo implements AutoCloseable {
   static final String DEMO_ADMIN_TOKEN_SHA256 =
       "590288882665563635510740888d2579d97f8e7d829fd4f29b64824d7b72450a";
 
+  /** The demo's read-only API token (README "The web console"); demo only, it is published. */
+  public static final String DEMO_VIEWER_TOKEN = "kairos-demo-viewer";
+
+  /** {@code printf %s kairos-demo-viewer | sha256sum} */
+  static final String DEMO_VIEWER_TOKEN_SHA256 =
+      "b9cd5d645586fbe52da77efe8ce7d818fcf0178b2879648c6169f9f677c74ae0";
+
+  /** The demo node's cluster secret: it has no other node to talk to, and it is published. */
+  static final String DEMO_CLUSTER_SECRET = "kairos-demo-cluster-secret";
+
   /** Name of the property source that points the node at the embedded components. */
   static final String INFRA_PROPERTY_SOURCE = "kairosDemoInfrastructure";
 
@@ -80,6 +90,17 @@ public final class KairosDemo implements AutoCloseable {
       properties.put("kairos.api.tokens[0].name", "demo");
       properties.put("kairos.api.tokens[0].role", "ADMIN");
       properties.put("kairos.api.tokens[0].sha256", DEMO_ADMIN_TOKEN_SHA256);
+      // And a demo-only VIEWER token (README "The web console"): reads everything, writes nothing.
+      properties.put("kairos.api.tokens[1].name", "demo-viewer");
+      properties.put("kairos.api.tokens[1].role", "VIEWER");
+      properties.put("kairos.api.tokens[1].sha256", DEMO_VIEWER_TOKEN_SHA256);
+      // A one-node cluster needs no shared secret, but a node without one warns (rightly, on a
+      // real cluster) at every start; the demo sets its own, published like its tokens.
+      properties.put("kairos.cluster.secret", DEMO_CLUSTER_SECRET);
+      // The demo serves the OpenAPI document and Swagger UI on purpose (README "Manage jobs over
+      // HTTP"); saying so keeps springdoc from advising to turn them off in production.
+      properties.put("springdoc.api-docs.enabled", "true");
+      properties.put("springdoc.swagger-ui.enabled", "true");
       ConfigurableApplicationContext context =
           new SpringApplicationBuilder(KairosNodeApplication.class)
               // The demo's logback.xml covers the time before Spring; the node's own config after.

@@ -42,6 +42,8 @@ class KairosDemoIT {
     assertThat(health.at("/components/rocketmq/details/brokers").size()).isPositive();
     assertThat(health.toString()).doesNotContainIgnoringCase("password");
     assertDemoTokenReadsTheDemoJobs(demo);
+    assertDemoViewerTokenReadsButCannotWrite(demo);
+    assertTheFaviconNeedsNoToken(demo);
 
     DemoReport.Snapshot settled;
     try {
@@ -102,6 +104,49 @@ class KairosDemoIT {
     assertThat(jobs.statusCode()).as(jobs.body()).isEqualTo(200);
     assertThat(new ObjectMapper().readTree(jobs.body()).path("total").asLong())
         .isGreaterThanOrEqualTo(DemoJobCatalog.FAST_JOBS);
+  }
+
+  /** README's VIEWER token: it reads the jobs, and a write is refused with 403. */
+  private static void assertDemoViewerTokenReadsButCannotWrite(KairosDemo demo) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    String base = "http://localhost:" + demo.port();
+    HttpResponse<String> jobs =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/api/v1/jobs?app=demo&size=100"))
+                .header("Authorization", "Bearer " + KairosDemo.DEMO_VIEWER_TOKEN)
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(jobs.statusCode()).as(jobs.body()).isEqualTo(200);
+    assertThat(new ObjectMapper().readTree(jobs.body()).path("total").asLong())
+        .isGreaterThanOrEqualTo(DemoJobCatalog.FAST_JOBS);
+    HttpResponse<String> create =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/api/v1/jobs"))
+                .header("Authorization", "Bearer " + KairosDemo.DEMO_VIEWER_TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"id\":\"viewer-made\",\"app\":\"demo\",\"handler\":\"demoFast\","
+                            + "\"scheduleType\":\"API\"}"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(create.statusCode()).as(create.body()).isEqualTo(403);
+  }
+
+  /** Every console page asks for /favicon.ico; it must not be the API's 401. */
+  private static void assertTheFaviconNeedsNoToken(KairosDemo demo) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    HttpResponse<byte[]> icon =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + demo.port() + "/favicon.ico"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(icon.statusCode()).isEqualTo(200);
+    assertThat(icon.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).contains("icon"));
   }
 
   /** Health is polled because Curator and the RocketMQ route may need a moment after start. */

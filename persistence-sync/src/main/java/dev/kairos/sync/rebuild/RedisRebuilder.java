@@ -111,7 +111,9 @@ public final class RedisRebuilder {
       }
     }
     if (set > 0) {
-      log.warn(
+      // INFO: every new cluster passes here. Whether Redis had lost data is known only once
+      // PostgreSQL answers, and ensureInitialised warns then if it restored any job.
+      log.info(
           "Redis holds no Kairos shard markers (a new cluster, or a whole Redis lost its data):"
               + " {} shards marked provisional and scheduled now; jobs PostgreSQL holds from"
               + " before {} are restored as soon as it answers",
@@ -134,6 +136,7 @@ public final class RedisRebuilder {
     List<Integer> rebuilt = new ArrayList<>();
     int restored = 0;
     int kept = 0;
+    int restoredIntoProvisional = 0;
     for (int s = 0; s < shards; s++) {
       String marker = redis.sync().get(RebuildKeys.initialised(s));
       if (marker != null && RebuildKeys.provisionalSince(marker) < 0) {
@@ -173,17 +176,29 @@ public final class RedisRebuilder {
         rebuilt.add(s);
         restored += counts[0];
         kept += counts[1];
-        log.info(
-            "shard {} {} from PostgreSQL: {} jobs restored, {} kept",
-            s,
-            marker == null ? "rebuilt" : "completed (was provisional)",
-            counts[0],
-            counts[1]);
+        if (marker != null) {
+          restoredIntoProvisional += counts[0];
+        }
+        // A new cluster completes every shard with nothing to restore: not worth a line each.
+        boolean quiet = marker != null && counts[0] == 0 && counts[1] == 0;
+        String line = "shard {} {} from PostgreSQL: {} jobs restored, {} kept";
+        String how = marker == null ? "rebuilt" : "completed (was provisional)";
+        if (quiet) {
+          log.debug(line, s, how, counts[0], counts[1]);
+        } else {
+          log.info(line, s, how, counts[0], counts[1]);
+        }
       } else {
         log.warn(
             "shard {}: rebuild lock expired before the rebuild finished; another node redoes it",
             s);
       }
+    }
+    if (restoredIntoProvisional > 0) {
+      log.warn(
+          "Redis had lost its data: {} jobs restored from PostgreSQL into shards scheduled on a"
+              + " provisional marker; those jobs were not scheduled until now",
+          restoredIntoProvisional);
     }
     return new RebuildReport(rebuilt, restored, kept);
   }

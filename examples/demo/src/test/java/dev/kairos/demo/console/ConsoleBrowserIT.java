@@ -41,7 +41,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * jobs, reads a running trigger's handler log as it is tailed live, looks at executors and the
  * cluster, pauses and resumes scheduling, reads the daily report on the dashboard, exports the jobs
  * and imports a copy (dry-run preview, then applied); a VIEWER sees the pages without edit controls
- * and has a write refused with 403. Every page is saved as a screenshot in docs/console/.
+ * and has a write refused with 403. Every page is saved as a screenshot in target/screenshots/
+ * ({@code docs/refresh-images.sh console} puts them into docs/console/).
  */
 @RealInfra(
     redis = RedisMode.STANDALONE,
@@ -463,6 +464,11 @@ class ConsoleBrowserIT {
           "the fire chart",
           ExpectedConditions.presenceOfElementLocated(By.cssSelector("#chart-fires canvas")));
       assertThat(driver.findElement(By.id("dashboard-apps")).getText()).contains("demo");
+      // Handler start − fire time of the triggers that ended, from the lifecycle worker's
+      // histogram.
+      new WebDriverWait(driver, WAIT)
+          .withMessage("the dashboard showing a start lateness")
+          .until(d -> d.findElement(By.id("start-lateness-p50")).getText().endsWith(" ms"));
       new WebDriverWait(driver, WAIT)
           .withMessage("the daily report counting today's fires of the demo app")
           .until(
@@ -541,12 +547,12 @@ class ConsoleBrowserIT {
     }
   }
 
-  /** docs/console/ of the repository when the test runs from its module (Maven's default). */
+  /**
+   * The module's {@code target/screenshots/}: tests write only under target/. {@code
+   * docs/refresh-images.sh console} copies them into docs/console/ (docs/development.md).
+   */
   private static Path screenshotFolder() {
-    Path docs = Path.of("").toAbsolutePath().resolve("../../docs").normalize();
-    return Files.isDirectory(docs)
-        ? docs.resolve("console")
-        : Path.of("target", "console-screenshots").toAbsolutePath();
+    return Path.of("target", "screenshots").toAbsolutePath();
   }
 
   private static String[] append(String[] args, String extra) {

@@ -61,11 +61,14 @@ public final class JobMapper {
     return mapped;
   }
 
-  /** Notes about the source as a whole: executor groups no job uses are not imported. */
+  /**
+   * Notes about the source as a whole: what its reader noted (values it could not read, such as
+   * {@code now()} in a dump) and executor groups no job uses, which are not imported.
+   */
   public static List<String> notes(XxlJobTables tables) {
     Set<Integer> used = new LinkedHashSet<>();
     tables.jobs().forEach(j -> used.add(j.jobGroup()));
-    List<String> notes = new ArrayList<>();
+    List<String> notes = new ArrayList<>(tables.notes());
     for (XxlJobGroup group : tables.groups()) {
       if (!used.contains(group.id())) {
         notes.add(

@@ -36,8 +36,28 @@ public final class SqlDumpReader {
           "CHECK",
           "PERIOD");
 
+  /**
+   * Words that are a value computed by the server without parentheses ({@code CURRENT_TIMESTAMP});
+   * like a function call ({@code now()}), the importer cannot know their value.
+   */
+  private static final Set<String> NILADIC =
+      Set.of(
+          "CURRENT_TIMESTAMP",
+          "CURRENT_DATE",
+          "CURRENT_TIME",
+          "LOCALTIME",
+          "LOCALTIMESTAMP",
+          "UTC_TIMESTAMP",
+          "UTC_DATE",
+          "UTC_TIME",
+          "CURRENT_USER",
+          "DEFAULT");
+
   private final Map<String, List<String>> columns = new HashMap<>();
   private final Map<String, List<Map<String, String>>> rows = new HashMap<>();
+
+  /** table.column → SQL expression → ids of the rows holding it (read as unknown, i.e. NULL). */
+  private final Map<String, Map<String, List<String>>> unknown = new LinkedHashMap<>();
 
   private SqlDumpReader() {}
 
@@ -74,7 +94,44 @@ public final class SqlDumpReader {
     return new XxlJobTables(
         source,
         XxlRows.groups(reader.rows.getOrDefault(XxlRows.GROUP_TABLE, List.of())),
-        XxlRows.jobs(reader.rows.getOrDefault(XxlRows.JOB_TABLE, List.of())));
+        XxlRows.jobs(reader.rows.getOrDefault(XxlRows.JOB_TABLE, List.of())),
+        reader.unknownNotes());
+  }
+
+  /**
+   * One note per column and expression read as unknown: xxl-job's own {@code tables_xxl_job.sql}
+   * writes {@code now()} into its time columns, which the importer does not evaluate.
+   */
+  private List<String> unknownNotes() {
+    List<String> notes = new ArrayList<>();
+    unknown.forEach(
+        (column, expressions) ->
+            expressions.forEach(
+                (expression, ids) -> {
+                  String table = column.substring(0, column.indexOf('.'));
+                  String name = column.substring(column.indexOf('.') + 1);
+                  notes.add(
+                      column
+                          + ": "
+                          + ids.size()
+                          + (ids.size() == 1 ? " row holds" : " rows hold")
+                          + " the SQL expression "
+                          + expression
+                          + " ("
+                          + rowList(ids)
+                          + "), read as unknown: the importer does not evaluate SQL; "
+                          + (XxlRows.reads(table, name)
+                              ? "the column is read as NULL"
+                              : "the importer does not use this column"));
+                }));
+    return notes;
+  }
+
+  private static String rowList(List<String> ids) {
+    List<String> shown = ids.subList(0, Math.min(ids.size(), 5));
+    return (ids.size() == 1 ? "row " : "rows ")
+        + String.join(", ", shown)
+        + (ids.size() > shown.size() ? ", ..." : "");
   }
 
   private void statement(String sql) {
@@ -167,8 +224,15 @@ public final class SqlDumpReader {
     while (true) {
       at.expect('(');
       List<String> values = new ArrayList<>(names.size());
+      Map<Integer, String> expressions = new LinkedHashMap<>();
       while (true) {
-        values.add(at.value());
+        String expression = at.expression(NILADIC);
+        if (expression != null) {
+          expressions.put(values.size(), expression);
+          values.add(null);
+        } else {
+          values.add(at.value());
+        }
         Token t = at.next();
         if (t.isSymbol(')')) {
           break;
@@ -199,6 +263,12 @@ public final class SqlDumpReader {
         row.put(names.get(i), values.get(i));
       }
       target.add(row);
+      expressions.forEach(
+          (index, expression) ->
+              unknown
+                  .computeIfAbsent(table + "." + names.get(index), c -> new LinkedHashMap<>())
+                  .computeIfAbsent(expression, e -> new ArrayList<>())
+                  .add(row.get("id") == null ? "#" + target.size() : "id=" + row.get("id")));
       if (!at.hasNext() || !at.peekSymbol(',')) {
         break;
       }
@@ -284,6 +354,38 @@ public final class SqlDumpReader {
         last = last.substring(last.lastIndexOf('.') + 1);
       }
       return last.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * When the next value is one the server computes — a function call such as {@code now()},
+     * {@code NOW(3)} or {@code unix_timestamp()}, or a word of {@code niladic} such as {@code
+     * CURRENT_TIMESTAMP} — consumes it and returns its text as written (string arguments quoted);
+     * returns {@code null} and consumes nothing before any other value.
+     */
+    String expression(Set<String> niladic) {
+      if (!hasNext() || tokens.get(i).kind() != Kind.WORD) {
+        return null;
+      }
+      String word = tokens.get(i).text();
+      boolean call = i + 1 < tokens.size() && tokens.get(i + 1).isSymbol('(');
+      if (!call && !niladic.contains(word.toUpperCase(Locale.ROOT))) {
+        return null;
+      }
+      i++;
+      StringBuilder text = new StringBuilder(word);
+      if (call) {
+        int depth = 0;
+        do {
+          Token t = next();
+          if (t.isSymbol('(')) {
+            depth++;
+          } else if (t.isSymbol(')')) {
+            depth--;
+          }
+          text.append(t.kind() == Kind.STRING ? "'" + t.text() + "'" : t.text());
+        } while (depth > 0);
+      }
+      return text.toString();
     }
 
     /** One value of a row as text; SQL NULL is {@code null}. */

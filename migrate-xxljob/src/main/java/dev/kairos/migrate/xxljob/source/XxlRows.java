@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns rows keyed by column name (a dump's INSERT or a JDBC result set, both read as text) into
@@ -15,7 +16,39 @@ public final class XxlRows {
   public static final String GROUP_TABLE = "xxl_job_group";
   public static final String JOB_TABLE = "xxl_job_info";
 
+  /** The columns the importer reads, per table; every other column is ignored. */
+  private static final Map<String, Set<String>> READ =
+      Map.of(
+          GROUP_TABLE,
+          Set.of("id", "app_name", "title"),
+          JOB_TABLE,
+          Set.of(
+              "id",
+              "job_group",
+              "job_desc",
+              "author",
+              "alarm_email",
+              "schedule_type",
+              "job_cron",
+              "schedule_conf",
+              "misfire_strategy",
+              "executor_route_strategy",
+              "executor_handler",
+              "executor_param",
+              "executor_block_strategy",
+              "executor_timeout",
+              "executor_fail_retry_count",
+              "glue_type",
+              "glue_source",
+              "child_jobid",
+              "trigger_status"));
+
   private XxlRows() {}
+
+  /** Whether the importer reads this column of this table (names in lower case). */
+  public static boolean reads(String table, String column) {
+    return READ.getOrDefault(table, Set.of()).contains(column);
+  }
 
   public static List<XxlJobGroup> groups(List<Map<String, String>> rows) {
     List<XxlJobGroup> groups = new ArrayList<>(rows.size());

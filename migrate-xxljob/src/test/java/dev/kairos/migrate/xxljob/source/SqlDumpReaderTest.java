@@ -3,6 +3,10 @@ package dev.kairos.migrate.xxljob.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kairos.migrate.xxljob.XxlJobMigration;
+import dev.kairos.migrate.xxljob.mapping.MappingOptions;
+import dev.kairos.migrate.xxljob.report.MigrationReport;
+import dev.kairos.migrate.xxljob.report.ReportText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -121,6 +125,100 @@ public class SqlDumpReaderTest {
             new XxlJobGroup(8, "app-'b'", "é"),
             new XxlJobGroup(9, "dq \"x\"", "a\\%b\\_c\u001Ad\0e\bf\rg"));
     assertThat(tables.jobs()).isEmpty();
+  }
+
+  /**
+   * xxl-job's own {@code doc/db/tables_xxl_job.sql} fills its time columns with {@code now()}; an
+   * excerpt in its style (not the file itself). Function calls and server-computed words are read
+   * as unknown values and noted for the report; the import goes on.
+   */
+  @Test
+  void sqlFunctionCallsAreUnknownValuesNotedForTheReport() {
+    String sql =
+        """
+        CREATE TABLE `xxl_job_group` (
+          `id` int(11) NOT NULL AUTO_INCREMENT,
+          `app_name` varchar(64) NOT NULL COMMENT '执行器AppName',
+          `title` varchar(12) NOT NULL COMMENT '执行器名称',
+          `address_type` tinyint(4) NOT NULL DEFAULT '0',
+          `address_list` text,
+          `update_time` datetime DEFAULT NULL,
+          PRIMARY KEY (`id`)
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+        CREATE TABLE `xxl_job_info` (
+          `id` int(11) NOT NULL AUTO_INCREMENT,
+          `job_group` int(11) NOT NULL,
+          `job_desc` varchar(255) NOT NULL,
+          `add_time` datetime DEFAULT NULL,
+          `update_time` datetime DEFAULT NULL,
+          `schedule_type` varchar(50) NOT NULL DEFAULT 'NONE',
+          `schedule_conf` varchar(128) DEFAULT NULL,
+          `misfire_strategy` varchar(50) NOT NULL DEFAULT 'DO_NOTHING',
+          `executor_route_strategy` varchar(50) DEFAULT NULL,
+          `executor_handler` varchar(255) DEFAULT NULL,
+          `executor_block_strategy` varchar(50) DEFAULT NULL,
+          `glue_type` varchar(50) NOT NULL,
+          `glue_updatetime` datetime DEFAULT NULL,
+          `trigger_status` tinyint(4) NOT NULL DEFAULT '0',
+          PRIMARY KEY (`id`)
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+        INSERT INTO `xxl_job_group`(`id`, `app_name`, `title`, `address_type`, `address_list`, `update_time`)
+          VALUES (1, 'sample-executor', 'Sample', 0, NULL, now());
+        INSERT INTO `xxl_job_info`(`id`, `job_group`, `job_desc`, `add_time`, `update_time`, `schedule_type`, `schedule_conf`, `misfire_strategy`, `executor_route_strategy`, `executor_handler`, `executor_block_strategy`, `glue_type`, `glue_updatetime`, `trigger_status`)
+          VALUES (1, 1, 'Demo job', now(), NOW(3), 'CRON', '0 0 0 * * ? *', 'DO_NOTHING', 'FIRST', 'demoJobHandler', 'SERIAL_EXECUTION', 'BEAN', CURRENT_TIMESTAMP, 0),
+                 (2, 1, 'Second', unix_timestamp(), now(), 'CRON', '0 0 1 * * ? *', 'DO_NOTHING', 'FIRST', 'demoJobHandler', 'SERIAL_EXECUTION', 'BEAN', date_format(now(), '%Y'), 0);
+        """;
+    XxlJobTables tables = SqlDumpReader.read(sql, "tables_xxl_job.sql");
+    assertThat(tables.groups()).containsExactly(new XxlJobGroup(1, "sample-executor", "Sample"));
+    assertThat(tables.jobs()).extracting(XxlJobInfo::id).containsExactly(1, 2);
+    assertThat(tables.jobs().get(1).scheduleConf()).isEqualTo("0 0 1 * * ? *");
+    assertThat(tables.notes())
+        .containsExactly(
+            "xxl_job_group.update_time: 1 row holds the SQL expression now() (row id=1), read as"
+                + " unknown: the importer does not evaluate SQL; the importer does not use this"
+                + " column",
+            "xxl_job_info.add_time: 1 row holds the SQL expression now() (row id=1), read as"
+                + " unknown: the importer does not evaluate SQL; the importer does not use this"
+                + " column",
+            "xxl_job_info.add_time: 1 row holds the SQL expression unix_timestamp() (row id=2),"
+                + " read as unknown: the importer does not evaluate SQL; the importer does not use"
+                + " this column",
+            "xxl_job_info.update_time: 1 row holds the SQL expression NOW(3) (row id=1), read as"
+                + " unknown: the importer does not evaluate SQL; the importer does not use this"
+                + " column",
+            "xxl_job_info.update_time: 1 row holds the SQL expression now() (row id=2), read as"
+                + " unknown: the importer does not evaluate SQL; the importer does not use this"
+                + " column",
+            "xxl_job_info.glue_updatetime: 1 row holds the SQL expression CURRENT_TIMESTAMP (row"
+                + " id=1), read as unknown: the importer does not evaluate SQL; the importer does"
+                + " not use this column",
+            "xxl_job_info.glue_updatetime: 1 row holds the SQL expression"
+                + " date_format(now(),'%Y') (row id=2), read as unknown: the importer does not"
+                + " evaluate SQL; the importer does not use this column");
+    // The import report carries them, and both jobs are importable.
+    MigrationReport report =
+        XxlJobMigration.plan(tables, new MappingOptions(null, "UTC", 1_790_000_000_000L)).report();
+    assertThat(report.notes()).containsAll(tables.notes());
+    assertThat(report.importable()).as(ReportText.render(report)).isEqualTo(2);
+    assertThat(ReportText.render(report))
+        .contains("note: xxl_job_info.add_time: 1 row holds the SQL expression now()");
+  }
+
+  @Test
+  void anUnknownValueInAColumnTheImporterReadsIsNull() {
+    String sql =
+        "CREATE TABLE xxl_job_group (id int, app_name text, title text);"
+            + "INSERT INTO xxl_job_group VALUES (1,'a',concat('x','y')),(2,'b',DEFAULT);"
+            + "CREATE TABLE xxl_job_info (id int);";
+    XxlJobTables tables = SqlDumpReader.read(sql, "s");
+    assertThat(tables.groups())
+        .containsExactly(new XxlJobGroup(1, "a", null), new XxlJobGroup(2, "b", null));
+    assertThat(tables.notes())
+        .containsExactly(
+            "xxl_job_group.title: 1 row holds the SQL expression concat('x','y') (row id=1), read"
+                + " as unknown: the importer does not evaluate SQL; the column is read as NULL",
+            "xxl_job_group.title: 1 row holds the SQL expression DEFAULT (row id=2), read as"
+                + " unknown: the importer does not evaluate SQL; the column is read as NULL");
   }
 
   @Test

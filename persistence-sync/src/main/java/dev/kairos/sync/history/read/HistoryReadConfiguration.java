@@ -20,11 +20,11 @@ import org.springframework.orm.jpa.vendor.HibernateJpaVendorAdapter;
  *
  * <p>Boot's JPA auto-configuration stays excluded in the node because Hibernate reads JDBC metadata
  * at boot, which would stop a node whose PostgreSQL is down. This unit is built so that it never
- * connects at boot ({@code hibernate.boot.allow_jdbc_metadata_access=false} with the dialect named,
- * no schema generation): the first query opens the first connection, and a PostgreSQL that is down
- * fails that query, not the node. The schema stays Flyway's (persistence-sync), and every write
- * stays the guarded JDBC upserts; HQL updates of these {@code @Immutable} entities throw. Ordered
- * before Boot's Hibernate auto-configuration, which backs off where it is not excluded.
+ * connects at boot ({@code hibernate.boot.allow_jdbc_metadata_access=false} with the database
+ * named, no schema generation): the first query opens the first connection, and a PostgreSQL that
+ * is down fails that query, not the node. The schema stays Flyway's (persistence-sync), and every
+ * write stays the guarded JDBC upserts; HQL updates of these {@code @Immutable} entities throw.
+ * Ordered before Boot's Hibernate auto-configuration, which backs off where it is not excluded.
  */
 @AutoConfiguration(
     after = DataSourceAutoConfiguration.class,
@@ -59,10 +59,16 @@ public class HistoryReadConfiguration {
     return factory;
   }
 
-  /** What makes the unit boot without a database and refuse writes; public for tests. */
+  /**
+   * What makes the unit boot without a database and refuse writes; public for tests. The database
+   * is named (PostgreSQL 12, the version naming PostgreSQLDialect meant), not the dialect class:
+   * without JDBC metadata Hibernate picks its dialect from the name, and naming one of its own
+   * dialects makes it warn at every start (HHH90000025) that the setting is not needed.
+   */
   public static Map<String, Object> hibernateProperties() {
     return Map.of(
-        "hibernate.dialect", "org.hibernate.dialect.PostgreSQLDialect",
+        "jakarta.persistence.database-product-name", "PostgreSQL",
+        "jakarta.persistence.database-major-version", "12",
         "hibernate.boot.allow_jdbc_metadata_access", "false",
         "hibernate.hbm2ddl.auto", "none",
         "hibernate.query.immutable_entity_update_query_handling_mode", "exception");
