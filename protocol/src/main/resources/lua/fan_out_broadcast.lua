@@ -16,7 +16,7 @@
 -- entering the job's trigger index beside the parent (the claim already keeps that index trimmed
 -- and expiring; no stream event: each shard's TRIGGER_ENDED is its history). Every later call
 -- (a re-send after a failed send or a failover) returns the recorded fan-out unchanged, whatever
--- the slots are now: DESIGN "Delivery contract" fixes n and the slots at first dispatch.
+-- the slots are now: docs/design.md "Delivery contract" fixes n and the slots at first dispatch.
 --
 -- Returns {n, shardSlots, state_0, ..., state_{n-1}}: the shard records' states, so the caller
 --         sends only shards still CLAIMED or DISPATCHED; {0, parentState} when the parent is

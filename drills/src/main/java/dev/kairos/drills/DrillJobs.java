@@ -89,7 +89,7 @@ public record DrillJobs(List<String> jobIds) {
     return LongStream.iterate(first, t -> t < toMs, t -> t + 1000);
   }
 
-  /** The trigger ids (DESIGN "Trigger identity") of every expected fire in the window. */
+  /** The trigger ids (docs/design.md "Trigger identity") of every expected fire in the window. */
   public List<String> expectedTriggerIds(long fromMs, long toMs) {
     List<String> ids = new ArrayList<>();
     fireTimes(fromMs, toMs).forEach(t -> jobIds.forEach(job -> ids.add(job + ":" + t)));

@@ -12,7 +12,7 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 /**
  * Reads, through the broker's admin API, how far a consumer group has committed on the queue of one
  * executor slot and where that queue ends: the backlog a killed executor leaves to the slot's next
- * owner (DESIGN "Executors and RocketMQ": queue i belongs to the executor in slot i).
+ * owner (docs/design.md "Executors and RocketMQ": queue i belongs to the executor in slot i).
  */
 public final class QueueOffsets implements AutoCloseable {
 

@@ -33,8 +33,8 @@ import java.util.function.BiConsumer;
  *   <li><b>duplicate</b>: a trigger id whose handler started more than once (two start-log lines,
  *       in one executor or across executors);
  *   <li><b>claimed, never logged</b>: the start claim won but no line was written: an executor
- *       killed between the claim and the handler's first statement (DESIGN "executor dies after
- *       start"); it counts as started, not missed.
+ *       killed between the claim and the handler's first statement (docs/design.md "executor dies
+ *       after start"); it counts as started, not missed.
  * </ul>
  */
 public final class StartLedger {

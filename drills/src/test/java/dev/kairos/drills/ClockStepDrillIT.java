@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
  * One node's wall clock (node-1, under libfaketime: leader or follower, whichever it became) steps
  * 30 s ahead for 15 s, then 30 s behind for 15 s, then back, as a misconfigured NTP or an
  * operator's {@code date -s} would. Nodes fire on cluster time (Redis TIME carried forward by the
- * monotonic clock, DESIGN "Cluster time"), so no fire may start early, be missed or run twice, and
- * the leadership does not change.
+ * monotonic clock, docs/design.md "Cluster time"), so no fire may start early, be missed or run
+ * twice, and the leadership does not change.
  */
 @FakeNodeClocks
 class ClockStepDrillIT extends DrillBase {

@@ -19,16 +19,16 @@ import org.junit.jupiter.api.Test;
  * expires (TTL, judged by Redis time); a replacement process claims the freed slot and drains that
  * slot's queue from the dead executor's last committed offset, and nothing runs twice.
  *
- * <p>Who starts the backlog is a race the DESIGN allows both ways ("executor dies after receipt,
- * before start": redelivery to the slot's next owner, or the lost-trigger monitor re-dispatches
- * with the same id): the leader's monitor re-publishes triggers of a slot without a live lease to a
- * live slot within one pass (5 s) of the expiry, and a replacement JVM takes longer than that to
- * boot. So the drill does not ask who ran a backlog fire; it asks that the replacement drained the
- * queue (its committed offset passes the backlog's end: each message started or reported), that
- * every backlog copy found started was reported DUPLICATE instead of running, and that every fire
- * of the window started exactly once. Starts the dead executor had claimed but not logged (killed
- * between the start claim and the handler) count as started: DESIGN "executor dies after start"
- * hands them to the lost-trigger monitor, not to a second start.
+ * <p>Who starts the backlog is a race docs/design.md allows both ways ("executor dies after
+ * receipt, before start": redelivery to the slot's next owner, or the lost-trigger monitor
+ * re-dispatches with the same id): the leader's monitor re-publishes triggers of a slot without a
+ * live lease to a live slot within one pass (5 s) of the expiry, and a replacement JVM takes longer
+ * than that to boot. So the drill does not ask who ran a backlog fire; it asks that the replacement
+ * drained the queue (its committed offset passes the backlog's end: each message started or
+ * reported), that every backlog copy found started was reported DUPLICATE instead of running, and
+ * that every fire of the window started exactly once. Starts the dead executor had claimed but not
+ * logged (killed between the start claim and the handler) count as started: docs/design.md
+ * "executor dies after start" hands them to the lost-trigger monitor, not to a second start.
  */
 class ExecutorKillDrillIT extends DrillBase {
 

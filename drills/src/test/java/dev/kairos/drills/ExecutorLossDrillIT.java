@@ -57,10 +57,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue #8, the executor-failure rows of DESIGN "Ownership and crash windows", with real processes:
- * one scheduler node and two executors as child JVMs, a short slot lease and a fast lost-trigger
- * monitor, and jobs whose first attempt sleeps ({@link FirstAttemptSleeper}) so a run is in
- * progress when the drill strikes.
+ * Issue #8, the executor-failure rows of docs/design.md "Ownership and crash windows", with real
+ * processes: one scheduler node and two executors as child JVMs, a short slot lease and a fast
+ * lost-trigger monitor, and jobs whose first attempt sleeps ({@link FirstAttemptSleeper}) so a run
+ * is in progress when the drill strikes.
  *
  * <ul>
  *   <li>paused (SIGSTOP) mid-run past its lease, then resumed: the attempt is LOST, its retry runs

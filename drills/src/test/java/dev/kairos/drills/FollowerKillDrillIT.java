@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN "Correctness, measured": kill -9 a follower; the leader reassigns its fires. */
+/** docs/design.md "Correctness, measured": kill -9 a follower; the leader reassigns its fires. */
 class FollowerKillDrillIT extends DrillBase {
 
   @Test

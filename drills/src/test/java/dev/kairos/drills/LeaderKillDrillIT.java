@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN "Correctness, measured": kill -9 the leader. */
+/** docs/design.md "Correctness, measured": kill -9 the leader. */
 class LeaderKillDrillIT extends DrillBase {
 
   @Test

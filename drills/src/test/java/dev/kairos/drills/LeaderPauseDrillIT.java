@@ -13,11 +13,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN "Leadership": a paused JVM (GC, SIGSTOP) can outlive its leadership and wake up believing
- * it leads; only the fence in Redis stops its writes. SIGSTOP the leader past the leader timeout
- * and its ZooKeeper session, let a new leader take over, SIGCONT: no claim of the old term lands
- * after the takeover (whatever it attempts hits the higher fence, counted and reported), it steps
- * down, and nothing starts twice.
+ * docs/design.md "Leadership": a paused JVM (GC, SIGSTOP) can outlive its leadership and wake up
+ * believing it leads; only the fence in Redis stops its writes. SIGSTOP the leader past the leader
+ * timeout and its ZooKeeper session, let a new leader take over, SIGCONT: no claim of the old term
+ * lands after the takeover (whatever it attempts hits the higher fence, counted and reported), it
+ * steps down, and nothing starts twice.
  */
 class LeaderPauseDrillIT extends DrillBase {
 
@@ -45,7 +45,8 @@ class LeaderPauseDrillIT extends DrillBase {
     long newTerm = next.probe().cluster().term();
     long newFirstScanMs = next.probe().cluster().firstScanMs();
     long takeoverMs = newFirstScanMs - pausedAt;
-    // DESIGN "a new leader fences every shard before its first scan": whatever the old term still
+    // docs/design.md "a new leader fences every shard before its first scan": whatever the old term
+    // still
     // sends once it wakes is rejected by every shard, not by some.
     List<Integer> unfenced = shardsFencedBelow(newTerm);
     letRun(

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The leader loses its network path to every ZooKeeper server for 20 s ({@code
  * -Ddrill.partition.down-s}) while it still reaches Redis and the broker, and 300 jobs fire every
- * second. It must stop leading on SUSPENDED (DESIGN "Leadership"); its session expires, the
+ * second. It must stop leading on SUSPENDED (docs/design.md "Leadership"); its session expires, the
  * followers elect a higher term and move the entries it held; it keeps firing only what is still in
  * its own keys. When the path heals it rejoins as a follower. No fire is lost or run twice.
  */

@@ -11,13 +11,13 @@ import org.junit.jupiter.api.Test;
  * new incarnation rejoins and fires again, and no fire of the window is missed or started twice.
  *
  * <p>Copies published twice are expected and reported, not bounded: besides the killed node's
- * inflight entries (DESIGN "Ownership and crash windows": "node dies after wheel → inflight, before
- * or during send", "after broker ack, before inflight removal"), a loaded machine re-publishes
- * through the live nodes' inflight sweepers (a send not acknowledged within 10 s), through the
- * leader's move of the new incarnation's inflight entries when it declares it dead while it boots
- * (its fire path runs before its HTTP port answers heartbeats), and through the lost-trigger
- * monitor (a start overdue by 60 s). Each copy is reported DUPLICATE by the executor's start claim
- * instead of running; what the drill asserts is that claim: no trigger id starts twice.
+ * inflight entries (docs/design.md "Ownership and crash windows": "node dies after wheel →
+ * inflight, before or during send", "after broker ack, before inflight removal"), a loaded machine
+ * re-publishes through the live nodes' inflight sweepers (a send not acknowledged within 10 s),
+ * through the leader's move of the new incarnation's inflight entries when it declares it dead
+ * while it boots (its fire path runs before its HTTP port answers heartbeats), and through the
+ * lost-trigger monitor (a start overdue by 60 s). Each copy is reported DUPLICATE by the executor's
+ * start claim instead of running; what the drill asserts is that claim: no trigger id starts twice.
  *
  * <p>On the build machine a node JVM takes longer to boot than the leader takes to declare the
  * killed incarnation dead (leader timeout, 3 s) and move its entries, so the held fires are usually

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
  *       follower's session but not the leader's): their clients move to the other servers within
  *       the session timeout; no election, same leader and term;
  *   <li><b>the leader's</b> (no server qualifies above, one that is not the quorum leader holds the
- *       leader's session): the leader sees SUSPENDED and steps down at once (DESIGN "Leadership");
- *       a higher term leads — a ZooKeeper blip costs one term change, not fires;
+ *       leader's session): the leader sees SUSPENDED and steps down at once (docs/design.md
+ *       "Leadership"); a higher term leads — a ZooKeeper blip costs one term change, not fires;
  *   <li><b>the quorum leader</b> (every node's session sits on it, so no other server's loss would
  *       touch a node): the remaining two elect a quorum leader and every client reconnects; the
  *       leader steps down on SUSPENDED and a higher term leads.

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * that is leaving (a rolling upgrade). A marked member is still a ZooKeeper member, answers
  * heartbeats and keeps its keys, but it is no longer a live node for the leader: the scanner stops
  * assigning to it and the failover sweeper moves its wheel to the others, the same move a dead
- * node's wheel gets (DESIGN "Leadership"). The mark is ephemeral so it can never outlive the
- * process that asked; it lives in its own folder, not in the member znode, so nodes of an older
+ * node's wheel gets (docs/design.md "Leadership"). The mark is ephemeral so it can never outlive
+ * the process that asked; it lives in its own folder, not in the member znode, so nodes of an older
  * version simply do not see it.
  *
  * <p>Listeners hear {@link MembershipListener#draining} on Curator's cache thread.

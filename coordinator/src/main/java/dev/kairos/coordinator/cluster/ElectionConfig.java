@@ -4,7 +4,7 @@ import dev.kairos.core.error.KairosException;
 import java.time.Duration;
 
 /**
- * Leadership timing (DESIGN "Timing parameters"), validated on construction.
+ * Leadership timing (docs/design.md "Timing parameters"), validated on construction.
  *
  * @param heartbeatInterval how often the leader heartbeats every follower (default 500 ms)
  * @param leaderTimeout how long a follower goes without a heartbeat before it asks the others

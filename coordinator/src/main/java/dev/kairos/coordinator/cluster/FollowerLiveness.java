@@ -10,8 +10,8 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * The leader's record of which followers answer its heartbeats (DESIGN "Leadership": a follower
- * that stops answering, or whose znode vanishes, is declared dead). A member whose current
+ * The leader's record of which followers answer its heartbeats (docs/design.md "Leadership": a
+ * follower that stops answering, or whose znode vanishes, is declared dead). A member whose current
  * incarnation has not answered for the leader timeout is <em>unresponsive</em>: the leader stops
  * assigning to it and sweeps its wheel, without waiting for its ZooKeeper session to expire (a
  * killed node's znode outlives it by the session timeout; a paused one's may never vanish). Moving

@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Term election, leader heartbeats, down-confirmation and step-down for one node (DESIGN
+ * Term election, leader heartbeats, down-confirmation and step-down for one node (docs/design.md
  * "Leadership").
  *
  * <ul>
@@ -332,9 +332,10 @@ public final class LeadershipManager implements AutoCloseable {
   }
 
   /**
-   * DESIGN "Leadership": a majority of two is two, so with two members a dead leader is replaced
-   * only once its ZooKeeper session expires and its znode vanishes: failover then takes the session
-   * timeout, beyond the pre-read budget. Said once each time the cluster shrinks or grows to two.
+   * docs/design.md "Leadership": a majority of two is two, so with two members a dead leader is
+   * replaced only once its ZooKeeper session expires and its znode vanishes: failover then takes
+   * the session timeout, beyond the pre-read budget. Said once each time the cluster shrinks or
+   * grows to two.
    */
   private void warnIfTwoMembers(long term, int members) {
     if (members != 2) {

@@ -13,8 +13,8 @@ import org.apache.zookeeper.data.Stat;
  * Allocates leader terms once, ever: the candidate that creates the PERSISTENT znode {@code
  * terms/<T>} owns T forever, so a paused winner whose session expired can never be joined by a
  * second leader of T. The next term is above both ZooKeeper's highest term and the highest Redis
- * fence, so a wiped ZooKeeper cannot hand out a term below the fences (DESIGN "Ownership and crash
- * windows"). Stateless, thread-safe.
+ * fence, so a wiped ZooKeeper cannot hand out a term below the fences (docs/design.md "Ownership
+ * and crash windows"). Stateless, thread-safe.
  */
 public final class TermAllocator {
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Parameters of the leader's due-fire scan. Defaults follow DESIGN "Timing parameters".
+ * Parameters of the leader's due-fire scan. Defaults follow docs/design.md "Timing parameters".
  *
  * @param preRead fires due before now + preRead are claimed (default 5 s)
  * @param interval pause between two scan passes; must be shorter than {@code preRead}

@@ -1,7 +1,7 @@
 package dev.kairos.drills.bench;
 
-import dev.kairos.protocol.record.TriggerFields;
 import dev.kairos.drills.StartLedger;
+import dev.kairos.protocol.record.TriggerFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

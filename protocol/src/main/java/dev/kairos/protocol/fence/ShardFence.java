@@ -16,7 +16,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * Raises the fence of every shard to a leader's term. A new leader does this before its first scan
  * so the previous leader is shut out of every shard at once, not shard by shard as the new one
- * happens to write (DESIGN "Ownership and crash windows").
+ * happens to write (docs/design.md "Ownership and crash windows").
  */
 public final class ShardFence {
 

@@ -4,7 +4,8 @@ import dev.kairos.core.error.KairosException;
 
 /**
  * A write of leader term {@code term} hit a shard fenced by the higher term {@code fence}: a newer
- * leader exists, so the writer must stop scanning and assigning at once (DESIGN invariant 5).
+ * leader exists, so the writer must stop scanning and assigning at once (docs/design.md invariant
+ * 5).
  */
 public class StaleTermException extends KairosException {
 

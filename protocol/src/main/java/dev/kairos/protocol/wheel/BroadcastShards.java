@@ -11,11 +11,12 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The shard records of SHARDING_BROADCAST triggers taken by one node (DESIGN "Delivery contract"):
- * the fan-out is fixed in the parent record at first dispatch ({@code fan_out_broadcast.lua}), each
- * shard {@code <parentId>#<i>/<n>} gets its own record so it starts exactly once, and shards move
- * to DISPATCHED on the broker's ack together with the parent ({@code ack_broadcast.lua}): the
- * shards enter the open-trigger index, the parent does not (it never runs itself). Thread-safe.
+ * The shard records of SHARDING_BROADCAST triggers taken by one node (docs/design.md "Delivery
+ * contract"): the fan-out is fixed in the parent record at first dispatch ({@code
+ * fan_out_broadcast.lua}), each shard {@code <parentId>#<i>/<n>} gets its own record so it starts
+ * exactly once, and shards move to DISPATCHED on the broker's ack together with the parent ({@code
+ * ack_broadcast.lua}): the shards enter the open-trigger index, the parent does not (it never runs
+ * itself). Thread-safe.
  */
 public final class BroadcastShards {
 

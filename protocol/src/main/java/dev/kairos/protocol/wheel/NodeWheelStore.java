@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Redis side of ONE node's persisted wheel: reads and moves only that node's own keys ({@code
- * wheel:<node>}, {@code inflight:<node>} in every shard) and the records of its triggers (DESIGN
- * "Nodes own their keys"). Thread-safe: every call is one script or read on the shared connection.
+ * wheel:<node>}, {@code inflight:<node>} in every shard) and the records of its triggers
+ * (docs/design.md "Nodes own their keys"). Thread-safe: every call is one script or read on the
+ * shared connection.
  */
 public final class NodeWheelStore {
 

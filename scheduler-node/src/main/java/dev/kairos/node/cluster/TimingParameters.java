@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * The durations that together decide how fast a dead leader is replaced and whether a fire can be
  * lost or started twice on the way. They only make sense together, which is why they are checked as
- * one record by {@link TimingValidator}; DESIGN.md "Timing parameters" is the source of the rules.
+ * one record by {@link TimingValidator}; docs/design.md "Timing parameters" is the source of the
+ * rules.
  *
  * @param heartbeatInterval how often the leader heartbeats every follower
  * @param leaderTimeout how long a follower waits without a heartbeat before it suspects the leader
@@ -77,7 +78,7 @@ public record TimingParameters(
     Objects.requireNonNull(preDispatch, "preDispatch");
   }
 
-  /** The defaults of DESIGN.md, which satisfy every rule. */
+  /** The defaults of docs/design.md, which satisfy every rule. */
   public static TimingParameters defaults() {
     return new TimingParameters(
         DEFAULT_HEARTBEAT_INTERVAL,

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Checks the rules of DESIGN.md "Timing parameters". Each message names the property that breaks
- * the rule, its value, and the rule with the values it was compared against, so an operator can fix
- * the configuration without reading the source.
+ * Checks the rules of docs/design.md "Timing parameters". Each message names the property that
+ * breaks the rule, its value, and the rule with the values it was compared against, so an operator
+ * can fix the configuration without reading the source.
  */
 public final class TimingValidator {
 

@@ -35,8 +35,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This node's fire path (DESIGN "Scanning, assignment, firing"): its persisted wheel in Redis,
- * mirrored by an in-memory {@link TimingWheel} driven by a {@link WheelTicker} on cluster time.
+ * This node's fire path (docs/design.md "Scanning, assignment, firing"): its persisted wheel in
+ * Redis, mirrored by an in-memory {@link TimingWheel} driven by a {@link WheelTicker} on cluster
+ * time.
  *
  * <ul>
  *   <li>At start it loads the persisted wheel up to now + pre-read; the leader's scanner tells it

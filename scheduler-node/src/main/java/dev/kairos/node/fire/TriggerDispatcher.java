@@ -22,11 +22,11 @@ import org.slf4j.MDC;
  * Sends triggers already moved to this node's inflight set: routes each to a live executor slot,
  * publishes it asynchronously within a bounded {@link SendWindow} and, once the broker acknowledged
  * it, records DISPATCHED (removing the inflight entry) with a non-blocking, pipelined script call.
- * What fails stays inflight (DESIGN "Ownership and crash windows": "send fails or times out on a
- * live node"), and the inflight sweeper re-sends it. A trigger that finds no live executor slot
- * waits for one, re-checked every second, for the no-executor grace before it ends NO_EXECUTOR:
- * leases lapse for a few seconds when Redis restarts or executors re-register after a restart, and
- * a fire routed in that gap must not end at once.
+ * What fails stays inflight (docs/design.md "Ownership and crash windows": "send fails or times out
+ * on a live node"), and the inflight sweeper re-sends it. A trigger that finds no live executor
+ * slot waits for one, re-checked every second, for the no-executor grace before it ends
+ * NO_EXECUTOR: leases lapse for a few seconds when Redis restarts or executors re-register after a
+ * restart, and a fire routed in that gap must not end at once.
  *
  * <p>Runs on the dispatch threads, which may block on the first fire of a handler (topic creation)
  * and once per second per app (slot leases); broker callbacks never block: they only hand the ack

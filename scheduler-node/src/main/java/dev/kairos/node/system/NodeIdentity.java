@@ -7,8 +7,8 @@ import java.util.UUID;
 
 /**
  * This node's stable name, the address peers use to reach it, and the incarnation id of this
- * process start (DESIGN.md "Nodes own their keys": a late reply from an old incarnation is never
- * mistaken for the new one).
+ * process start (docs/design.md "Nodes own their keys": a late reply from an old incarnation is
+ * never mistaken for the new one).
  */
 public record NodeIdentity(String name, String internalAddress, String incarnation) {
 

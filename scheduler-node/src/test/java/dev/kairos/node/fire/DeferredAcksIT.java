@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The node's grouped broker acknowledgements on real Redis: each shard's acks wait for the linger
  * (or a full group) and go in one script call; until then their triggers stay in the node's
- * inflight set, which is what recovers them if the node dies first (DESIGN "Ownership and crash
- * windows", node dies after broker ack, before {@code ack_dispatched}).
+ * inflight set, which is what recovers them if the node dies first (docs/design.md "Ownership and
+ * crash windows", node dies after broker ack, before {@code ack_dispatched}).
  */
 @RealInfra(redis = RedisMode.STANDALONE)
 class DeferredAcksIT {

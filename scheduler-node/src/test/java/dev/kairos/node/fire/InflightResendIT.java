@@ -23,11 +23,11 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN "Ownership and crash windows", row "node dies after wheel → inflight, before or during
- * send": the entry survives in the node's inflight set in Redis, and the restarted node's inflight
- * sweeper publishes it again under the same trigger id (a second publish if the first one reached
- * the broker; the executor's start claim dedups). The broker is a recorder here: the crash is in
- * the node, between take_due and the ack.
+ * docs/design.md "Ownership and crash windows", row "node dies after wheel → inflight, before or
+ * during send": the entry survives in the node's inflight set in Redis, and the restarted node's
+ * inflight sweeper publishes it again under the same trigger id (a second publish if the first one
+ * reached the broker; the executor's start claim dedups). The broker is a recorder here: the crash
+ * is in the node, between take_due and the ack.
  */
 @RealInfra(redis = RedisMode.STANDALONE)
 class InflightResendIT {

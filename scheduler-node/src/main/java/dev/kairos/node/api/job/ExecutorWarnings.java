@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Says when a job names an app or handler with no live executor. Such a job is still accepted
- * (executors deploy independently, DESIGN invariant 6): its fires end NO_EXECUTOR until one
+ * (executors deploy independently, docs/design.md invariant 6): its fires end NO_EXECUTOR until one
  * registers. One slot-lease read per app per call.
  */
 public final class ExecutorWarnings {

@@ -41,8 +41,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Election over ZooKeeper with heartbeats over HTTP, and the leader's duties (DESIGN "Leadership"):
- * on by default, {@code kairos.cluster.leadership.enabled=false} makes a node that only fires.
+ * Election over ZooKeeper with heartbeats over HTTP, and the leader's duties (docs/design.md
+ * "Leadership"): on by default, {@code kairos.cluster.leadership.enabled=false} makes a node that
+ * only fires.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(InternalClusterProperties.class)
