@@ -152,6 +152,7 @@ public final class KairosExecutor implements AutoCloseable {
               records,
               producer,
               publisher,
+              timers,
               settings.resultReports(),
               settings.lease().instanceId(),
               counters);

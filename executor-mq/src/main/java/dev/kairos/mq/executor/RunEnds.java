@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -22,11 +23,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How runs end: the end is recorded in Redis ({@code complete_trigger}) without holding the worker
- * for the round trip, and what Redis does not hold goes on {@link TopicNames#RESULTS} ({@link
- * ResultReports}): a result whose record could not be written, reports about copies, and with
- * {@link ResultReports#ALL} every result. {@link #awaitEndings} lets a stopping executor record and
- * report the ends still in flight. Thread-safe.
+ * How runs end: the end is recorded in Redis ({@code complete_trigger}) a linger after the run
+ * ({@link #END_LINGER_MS}) without holding the worker for the round trip, and what Redis does not
+ * hold goes on {@link TopicNames#RESULTS} ({@link ResultReports}): a result whose record could not
+ * be written, reports about copies, and with {@link ResultReports#ALL} every result. {@link
+ * #awaitEndings} lets a stopping executor record and report the ends still in flight. Thread-safe.
  */
 final class RunEnds {
 
@@ -35,9 +36,19 @@ final class RunEnds {
   /** How long a stopping executor waits for run ends still being written or published. */
   private static final long ENDINGS_GRACE_MS = 10_000;
 
+  /**
+   * How long a run's end waits before it is recorded. The runs of a burst end right after they
+   * start; recorded at once, their ends would queue in Redis between the start claims of the
+   * burst's later triggers (W2: every end also appends the trigger's history event). Waiting a
+   * tenth of a second lets the burst's start claims go first; the end is still recorded, and its
+   * lifecycle reaction made, within a fraction of a second.
+   */
+  static final long END_LINGER_MS = 100;
+
   private final TriggerRecords records;
   private final DefaultMQProducer producer;
   private final ExecutorService publisher;
+  private final ScheduledExecutorService timers;
   private final ResultReports reports;
   private final String instanceId;
   private final ExecutorCounters counters;
@@ -46,16 +57,21 @@ final class RunEnds {
   /** Ends being written to Redis (and published where needed): close() waits for them. */
   private final Set<CompletableFuture<?>> ending = ConcurrentHashMap.newKeySet();
 
+  /**
+   * @param timers runs the ends after their linger ({@link #END_LINGER_MS})
+   */
   RunEnds(
       TriggerRecords records,
       DefaultMQProducer producer,
       ExecutorService publisher,
+      ScheduledExecutorService timers,
       ResultReports reports,
       String instanceId,
       ExecutorCounters counters) {
     this.records = records;
     this.producer = producer;
     this.publisher = publisher;
+    this.timers = timers;
     this.reports = reports;
     this.instanceId = instanceId;
     this.counters = counters;
@@ -69,6 +85,25 @@ final class RunEnds {
    */
   void end(TriggerMessage t, int slot, ResultStatus status, long startedMs, String message) {
     String bounded = ResultMessage.truncate(message);
+    CompletableFuture<Void> ended = new CompletableFuture<>();
+    track(ended);
+    try {
+      timers.schedule(
+          () -> record(t, slot, status, startedMs, bounded, ended),
+          END_LINGER_MS,
+          TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      record(t, slot, status, startedMs, bounded, ended); // stopping: record it now
+    }
+  }
+
+  private void record(
+      TriggerMessage t,
+      int slot,
+      ResultStatus status,
+      long startedMs,
+      String bounded,
+      CompletableFuture<Void> ended) {
     CompletableFuture<?> write;
     try {
       write =
@@ -84,8 +119,6 @@ final class RunEnds {
     } catch (RuntimeException e) {
       write = CompletableFuture.failedFuture(e);
     }
-    CompletableFuture<Void> ended = new CompletableFuture<>();
-    track(ended);
     write.whenComplete(
         (outcome, failure) -> {
           if (failure == null && reports != ResultReports.ALL) {

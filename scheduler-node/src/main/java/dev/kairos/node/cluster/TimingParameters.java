@@ -58,8 +58,14 @@ public record TimingParameters(
   public static final Duration DEFAULT_SLOT_LEASE_TTL = Duration.ofSeconds(10);
   public static final Duration DEFAULT_SLOT_LEASE_RENEW_INTERVAL = Duration.ofSeconds(3);
 
-  /** {@code kairos.fire.pre-dispatch}: a trigger is sent this long before its fire time. */
-  public static final Duration DEFAULT_PRE_DISPATCH = Duration.ofSeconds(2);
+  /**
+   * {@code kairos.fire.pre-dispatch}: a trigger is sent this long before its fire time. Half a
+   * second past a whole one on purpose: cron fleets fire on whole seconds, so the takes and sends
+   * of a burst (and their acks) happen half a second away from the start claims of the bursts
+   * before and after it instead of on top of them (W2 2,000: start p99 289 ms with a 2 s lead, 201
+   * ms with 2.5 s; docs/benchmarks.md).
+   */
+  public static final Duration DEFAULT_PRE_DISPATCH = Duration.ofMillis(2_500);
 
   public TimingParameters {
     Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");

@@ -105,7 +105,8 @@ public class FireProperties {
    * holds it and starts it at its fire time: a burst of fires due on one millisecond is taken, sent
    * and delivered before it is due. 0 sends each at its fire time. Below the pre-read window minus
    * the scan and reconcile intervals (checked at start), so the leader has claimed a fire onto a
-   * wheel before its lead begins.
+   * wheel before its lead begins. The default (2.5 s) keeps a burst's sends half a second away from
+   * the start claims of bursts due on whole seconds.
    */
   @NotNull private Duration preDispatch = FirePathSettings.DEFAULT_PRE_DISPATCH;
 
