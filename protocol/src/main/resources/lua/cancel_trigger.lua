@@ -18,10 +18,9 @@
 --     TRIGGER_ENDED event: it never starts (claim_start refuses a final trigger; take_due drops
 --     it from the wheel)
 -- RUNNING              -> unchanged state; cancelRequested = now, cancelledBy = who (no event:
---     the caller notifies the app's executors, and the one running it interrupts the handler
---     and records CANCELLED (complete_trigger); if that executor is dead, the lost-trigger
---     monitor ends it CANCELLED instead of LOST
---     its end carries them):
+--     its end carries them): the caller notifies the app's executors, and the one running it
+--     interrupts the handler and records CANCELLED (complete_trigger); if that executor is dead,
+--     the lost-trigger monitor ends it CANCELLED instead of LOST
 -- final                -> unchanged
 -- only a tombstone     -> unchanged (ended in SUCCESS, synced and compacted): ALREADY_FINAL
 -- missing              -> unchanged

@@ -28,7 +28,6 @@ final class LifecycleMetrics {
   final Counter alarms;
   final Counter claimed;
   final Counter loopErrors;
-  final Counter indexedTriggers;
   final Timer startLateness;
   final Timer claimToStart;
 
@@ -82,11 +81,6 @@ final class LifecycleMetrics {
             registry,
             "kairos.lifecycle.loop.errors",
             "rounds that failed (Redis unavailable); the worker keeps running");
-    indexedTriggers =
-        counter(
-            registry,
-            "kairos.lifecycle.triggers.indexed",
-            "new triggers written to their job's recent-trigger index");
     startLateness =
         histogram(
             registry,

@@ -70,7 +70,8 @@ final class ExecutorCounters {
         c.get(Outcome.TIMED_OUT).sum(),
         0,
         0,
-        0);
+        0,
+        c.get(Outcome.DROPPED).sum());
   }
 
   ExecutorStats total() {
@@ -88,6 +89,7 @@ final class ExecutorCounters {
         sums[Outcome.TIMED_OUT.ordinal()],
         malformed.sum(),
         leaseLost.sum(),
-        errors.sum());
+        errors.sum(),
+        sums[Outcome.DROPPED.ordinal()]);
   }
 }

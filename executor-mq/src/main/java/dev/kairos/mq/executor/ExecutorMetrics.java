@@ -17,7 +17,8 @@ import java.util.function.ToLongFunction;
  * <ul>
  *   <li>{@code kairos.executor.triggers{app, handler, outcome}}: outcome is one of {@code started},
  *       {@code duplicate} (a copy not run because the trigger had started), {@code expired}, {@code
- *       discarded}, {@code succeeded}, {@code failed}, {@code timed_out}
+ *       discarded}, {@code succeeded}, {@code failed}, {@code timed_out}, {@code dropped} (the
+ *       start claim found the job deleted, disabled or rescheduled since the node sent it)
  *   <li>{@code kairos.executor.malformed.messages{app}}: bodies that could not be read
  *   <li>{@code kairos.executor.lease.lost{app}}: slot leases lost to another instance
  *   <li>{@code kairos.executor.errors{app}}: loop, Redis or broker errors survived
@@ -45,6 +46,7 @@ public final class ExecutorMetrics implements MeterBinder {
       perHandler(registry, tags, handler, "started", ExecutorStats::started);
       perHandler(registry, tags, handler, "duplicate", ExecutorStats::duplicates);
       perHandler(registry, tags, handler, "expired", ExecutorStats::expired);
+      perHandler(registry, tags, handler, "dropped", ExecutorStats::dropped);
       perHandler(registry, tags, handler, "discarded", ExecutorStats::discarded);
       perHandler(registry, tags, handler, "succeeded", ExecutorStats::succeeded);
       perHandler(registry, tags, handler, "failed", ExecutorStats::failed);

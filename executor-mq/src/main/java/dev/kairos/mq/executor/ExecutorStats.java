@@ -15,6 +15,8 @@ package dev.kairos.mq.executor;
  * @param malformed message bodies that could not be read
  * @param leaseLost 1 once the slot lease was lost to another instance
  * @param errors loop, Redis or broker errors caught and survived
+ * @param dropped triggers the start claim dropped (DROPPED_STALE): their job was deleted, disabled
+ *     or rescheduled after the node sent them
  */
 public record ExecutorStats(
     long started,
@@ -26,4 +28,5 @@ public record ExecutorStats(
     long timedOut,
     long malformed,
     long leaseLost,
-    long errors) {}
+    long errors,
+    long dropped) {}

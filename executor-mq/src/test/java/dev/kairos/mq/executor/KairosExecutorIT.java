@@ -245,6 +245,7 @@ class KairosExecutorIT {
                             "state")));
     assertThat(runs).doesNotContainKey(trigger.triggerId());
     assertThat(executor.stats().started()).isZero();
+    assertThat(executor.stats().dropped()).isEqualTo(1);
   }
 
   @Test

@@ -948,7 +948,7 @@ class AdminApiIT {
 
       infra.postgres().stop();
       try {
-        // The lifecycle worker indexes each trigger from its claim event; one has ended by now.
+        // The claim indexes each trigger under its job; one has ended by now.
         JsonNode fallback =
             poll(
                 "trigger " + triggerId + " listed from Redis",
