@@ -106,6 +106,11 @@ public final class NodeProbe {
     return metric(name, Map.of());
   }
 
+  /** The node's whole {@code /actuator/prometheus} text, for readers of histograms. */
+  public String prometheus() {
+    return get("/actuator/prometheus", true);
+  }
+
   private String get(String path, boolean authenticated) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(TIMEOUT);

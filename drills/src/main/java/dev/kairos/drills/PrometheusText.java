@@ -3,11 +3,12 @@ package dev.kairos.drills;
 import java.util.Map;
 
 /** Just enough of the Prometheus text format to sum one metric's samples by label. */
-final class PrometheusText {
+public final class PrometheusText {
 
   private PrometheusText() {}
 
-  static double sum(String text, String name, Map<String, String> labels) {
+  /** Sum of every sample of {@code name} in {@code text} whose labels include {@code labels}. */
+  public static double sum(String text, String name, Map<String, String> labels) {
     double total = 0;
     for (String line : text.split("\n")) {
       if (line.startsWith("#") || !line.startsWith(name)) {

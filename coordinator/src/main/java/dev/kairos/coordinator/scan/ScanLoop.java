@@ -4,6 +4,7 @@ import dev.kairos.protocol.fence.ShardFence;
 import dev.kairos.protocol.fence.StaleTermException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -51,6 +52,7 @@ public final class ScanLoop implements AutoCloseable {
   private final Counter errors;
   private final Counter passes;
   private final Counter pausedPasses;
+  private final Timer passDuration;
   private final LongSupplier clockMs;
   private volatile ScheduledExecutorService executor;
 
@@ -126,6 +128,12 @@ public final class ScanLoop implements AutoCloseable {
     this.errors = meters.counter("kairos.scan.errors");
     this.passes = meters.counter("kairos.scan.passes");
     this.pausedPasses = meters.counter("kairos.scan.paused.passes");
+    this.passDuration =
+        Timer.builder("kairos.scan.pass.duration")
+            .description(
+                "one completed scan pass over every shard, from its start to its last shard's"
+                    + " claims; includes the scan spread (a term's first pass has none)")
+            .register(meters);
   }
 
   public long term() {
@@ -189,6 +197,7 @@ public final class ScanLoop implements AutoCloseable {
       }
       ScanReport report = scanner.scan(term, this::isRunning);
       passes.increment();
+      passDuration.record(report.durationMs(), TimeUnit.MILLISECONDS);
       if (firstPassMs == 0) {
         firstPassMs = clockMs.getAsLong();
         log.info("term={} first scan pass completed", term);

@@ -5,6 +5,7 @@ import dev.kairos.core.redis.JobFields;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.EmbeddedPostgreSql;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -47,7 +48,7 @@ final class BenchCluster implements AutoCloseable {
   private static final Duration QUIET_FOR = Duration.ofSeconds(5);
   private static final Duration QUIET_DEADLINE = Duration.ofSeconds(120);
 
-  private final ClusterBenchOptions options;
+  private final ClusterShape shape;
   private final Path dir;
   private final String id = "bench-" + UUID.randomUUID().toString().substring(0, 6);
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -57,10 +58,11 @@ final class BenchCluster implements AutoCloseable {
   private DrillCluster cluster;
   private StartLedger ledger;
   private JobApi api;
+  private DrillNode front;
   private CpuMeter meter;
 
-  BenchCluster(ClusterBenchOptions options, Path dir) {
-    this.options = options;
+  BenchCluster(ClusterShape shape, Path dir) {
+    this.shape = shape;
     this.dir = dir.toAbsolutePath();
   }
 
@@ -73,32 +75,32 @@ final class BenchCluster implements AutoCloseable {
             .redis(RedisMode.STANDALONE)
             .zookeeper(ZkMode.STANDALONE)
             .rocketMq(true)
-            .postgres(options.sync())
+            .postgres(shape.sync())
             .start();
     redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(30));
-    options.redisConfig().forEach((name, value) -> redis.sync().configSet(name, value));
+    shape.redisConfig().forEach((name, value) -> redis.sync().configSet(name, value));
     // What the first node would write; here so executors can start beside the nodes, which adopt
     // the stored shard count.
-    keys = new RedisKeys(ClusterMetadata.initialise(redis, options.shards()));
+    keys = new RedisKeys(ClusterMetadata.initialise(redis, shape.shards()));
     // Created in-process: the executors' own creation goes through a 5 s admin timeout.
     infra
         .rocketMq()
-        .createTopic(TopicNames.handlerTopic(id, StartRecorder.HANDLER), options.queues());
-    cluster = new DrillCluster(infra, dir, id, options.queues(), options.childJvmOptions());
-    for (int i = 0; i < options.nodes(); i++) {
+        .createTopic(TopicNames.handlerTopic(id, StartRecorder.HANDLER), shape.queues());
+    cluster = new DrillCluster(infra, dir, id, shape.queues(), shape.childJvmOptions());
+    for (int i = 0; i < shape.nodes(); i++) {
       cluster.startNode();
     }
-    for (int i = 0; i < options.executors(); i++) {
+    for (int i = 0; i < shape.executors(); i++) {
       cluster.startExecutor();
     }
-    cluster.awaitMembers(cluster.nodes(), options.nodes(), START_DEADLINE);
+    cluster.awaitMembers(cluster.nodes(), shape.nodes(), START_DEADLINE);
     DrillNode leader = cluster.awaitLeader(cluster.nodes(), START_DEADLINE);
     for (DrillExecutor executor : cluster.executors()) {
       cluster.awaitExecutorSlot(executor, START_DEADLINE);
     }
     ledger = new StartLedger(redis, keys);
     // Jobs go through a follower when there is one: the leader is busy scanning.
-    DrillNode front = cluster.nodes().stream().filter(n -> n != leader).findFirst().orElse(leader);
+    front = cluster.nodes().stream().filter(n -> n != leader).findFirst().orElse(leader);
     api = new JobApi(front.port(), cluster.adminToken());
     Map<String, Long> pids = new LinkedHashMap<>();
     cluster.nodes().forEach(n -> pids.put(n.name(), n.process().pid()));
@@ -158,6 +160,30 @@ final class BenchCluster implements AutoCloseable {
 
   List<DrillExecutor> executors() {
     return cluster.executors();
+  }
+
+  List<DrillNode> nodes() {
+    return cluster.nodes();
+  }
+
+  /** The node the bench's API calls go to: a follower when there is one. */
+  DrillNode front() {
+    return front;
+  }
+
+  /** The node every node agrees leads and scans (waits up to a minute for one). */
+  DrillNode leader() {
+    return cluster.awaitLeader(cluster.nodes(), Duration.ofSeconds(60));
+  }
+
+  /** The ADMIN token every node accepts. */
+  String adminToken() {
+    return cluster.adminToken();
+  }
+
+  /** PostgreSQL, or null when persistence-sync is off. */
+  EmbeddedPostgreSql postgres() {
+    return infra.postgres();
   }
 
   /** Redis' used_memory and key count now. */

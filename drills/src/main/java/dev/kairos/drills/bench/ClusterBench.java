@@ -43,7 +43,7 @@ public final class ClusterBench {
   ClusterBench(ClusterBenchOptions options, Path dir) {
     this.options = options;
     this.dir = dir.toAbsolutePath();
-    this.cluster = new BenchCluster(options, dir);
+    this.cluster = new BenchCluster(options.shape(), dir);
   }
 
   public static void main(String[] args) {

@@ -287,6 +287,12 @@ final class ClusterBenchOptions {
     return config;
   }
 
+  /** The cluster these options start. */
+  ClusterShape shape() {
+    return new ClusterShape(
+        nodes, executors, queues, sync, shards, childJvmOptions(), redisConfig);
+  }
+
   /** {@code --help} was given: print {@link #usage()} and run nothing. */
   boolean helpRequested() {
     return help;

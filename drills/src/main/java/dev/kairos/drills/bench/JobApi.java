@@ -3,6 +3,7 @@ package dev.kairos.drills.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,7 +16,8 @@ import java.util.Map;
  * The admin REST API of one node, as a user scripting thousands of jobs calls it: {@code POST
  * /api/v1/job-import} (at most {@link #MAX_BATCH} jobs per call, the node's default {@code
  * kairos.api.max-batch-size}), {@code POST /api/v1/job-batches/enable} and {@code
- * /api/v1/job-batches/delete}. Loopback only.
+ * /api/v1/job-batches/delete}; and its reads, timed ({@link #get}, {@link #download}). Loopback
+ * only. Thread-safe: import calls may run from several threads at once.
  */
 final class JobApi {
 
@@ -63,6 +65,66 @@ final class JobApi {
   int deleteJobs(List<String> ids) {
     JsonNode result = post("/api/v1/job-batches/delete", Map.of("ids", ids), "batch delete");
     return result.path("succeeded").asInt(-1);
+  }
+
+  /**
+   * One GET as measured: its status, body bytes, wall time from sending to the body's last byte,
+   * and the parsed body ({@link #get} with status 200; null otherwise and for {@link #download}).
+   */
+  record Fetched(int status, long bytes, double millis, JsonNode json) {}
+
+  /** GETs {@code pathAndQuery} (e.g. {@code /api/v1/jobs?size=50}) and parses its JSON body. */
+  Fetched get(String pathAndQuery) {
+    long began = System.nanoTime();
+    HttpResponse<byte[]> response =
+        send(request(pathAndQuery, CALL_TIMEOUT), HttpResponse.BodyHandlers.ofByteArray());
+    double millis = (System.nanoTime() - began) / 1e6;
+    try {
+      JsonNode body = response.statusCode() == 200 ? json.readTree(response.body()) : null;
+      return new Fetched(response.statusCode(), response.body().length, millis, body);
+    } catch (IOException e) {
+      throw new IllegalStateException("GET " + pathAndQuery + " answered unreadable JSON", e);
+    }
+  }
+
+  /**
+   * GETs {@code pathAndQuery} and counts its body's bytes without keeping them (an export of a
+   * million jobs is hundreds of MB), within {@code timeout}.
+   */
+  Fetched download(String pathAndQuery, Duration timeout) {
+    long began = System.nanoTime();
+    HttpResponse<InputStream> response =
+        send(request(pathAndQuery, timeout), HttpResponse.BodyHandlers.ofInputStream());
+    long bytes = 0;
+    byte[] buffer = new byte[1 << 16];
+    try (InputStream body = response.body()) {
+      int n;
+      while ((n = body.read(buffer)) > 0) {
+        bytes += n;
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("GET " + pathAndQuery + " broke off after " + bytes + " B", e);
+    }
+    return new Fetched(response.statusCode(), bytes, (System.nanoTime() - began) / 1e6, null);
+  }
+
+  private HttpRequest request(String pathAndQuery, Duration timeout) {
+    return HttpRequest.newBuilder(base.resolve(pathAndQuery))
+        .timeout(timeout)
+        .header("Authorization", "Bearer " + token)
+        .GET()
+        .build();
+  }
+
+  private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    try {
+      return http.send(request, handler);
+    } catch (IOException e) {
+      throw new IllegalStateException(request.method() + " " + request.uri() + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted during " + request.uri(), e);
+    }
   }
 
   private JsonNode post(String path, Object body, String what) {
