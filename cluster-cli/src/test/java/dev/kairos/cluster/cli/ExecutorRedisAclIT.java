@@ -128,7 +128,7 @@ class ExecutorRedisAclIT {
     // Job hashes are readable (the start claim checks the job is still live); on Redis 6.2, which
     // has no read-only key patterns, that pattern is writable too: Redis 7 deployments use %R~.
     assertNoPerm(() -> executor.sync().zadd(RedisKeys.wheel(0, "node-1"), 1.0, "job:1"));
-    assertNoPerm(() -> executor.sync().hset(RedisKeys.jobIndex(0), "job", "1"));
+    assertNoPerm(() -> executor.sync().zadd(RedisKeys.jobIds(0), 0.0, "job"));
     assertNoPerm(() -> executor.sync().get(RedisKeys.fence(0)));
     assertNoPerm(() -> executor.sync().hset(RedisKeys.slots("other-app"), "0", "{}"));
     assertNoPerm(() -> executor.sync().keys("*"));
