@@ -46,6 +46,7 @@ final class BenchCluster implements AutoCloseable {
   private static final Duration START_DEADLINE = Duration.ofSeconds(240);
   private static final Duration QUIET_FOR = Duration.ofSeconds(5);
   private static final Duration QUIET_DEADLINE = Duration.ofSeconds(120);
+  private static final Duration SETTLE_DEADLINE = Duration.ofMinutes(10);
 
   private final ClusterBenchOptions options;
   private final Path dir;
@@ -160,9 +161,33 @@ final class BenchCluster implements AutoCloseable {
     return cluster.executors();
   }
 
-  /** Redis' used_memory and key count now. */
+  /** Redis' used_memory, key count and the history sync's backlog now. */
   RedisMemory memory() {
-    return RedisMemory.read(redis);
+    return RedisMemory.read(redis, keys, options.sync());
+  }
+
+  /**
+   * Waits until persistence-sync has written every event so far (no-op without it), so the next row
+   * does not pay for this row's history; prints how long that took.
+   */
+  void settleHistory() {
+    if (!options.sync()) {
+      return;
+    }
+    long began = System.nanoTime();
+    SyncBacklog[] last = {SyncBacklog.read(redis, keys)};
+    if (last[0].caughtUp()) {
+      return;
+    }
+    BenchOut.say("history sync %s: waiting for it before the next row", last[0]);
+    Poll.until(
+        SETTLE_DEADLINE,
+        Duration.ofSeconds(1),
+        "persistence-sync to write every event (last: " + last[0] + ")",
+        () -> (last[0] = SyncBacklog.read(redis, keys)).caughtUp());
+    BenchOut.say(
+        "history sync caught up in %.1f s; Redis now %s",
+        (System.nanoTime() - began) / 1e9, memory());
   }
 
   /** Creation time of every job (the FIXED_RATE anchor), read from its hash in Redis. */

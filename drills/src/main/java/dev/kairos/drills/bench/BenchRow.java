@@ -21,8 +21,8 @@ import java.util.function.LongFunction;
  * @param fireToAck scheduled fire → broker ack as the node recorded it ({@code dispatchedMs})
  * @param ackToClaim {@code dispatchedMs} → executor's start claim ({@code startedMs})
  * @param claimToHandler start claim → the handler's own first line (start log)
- * @param memory Redis {@code used_memory} and {@code DBSIZE} at the row's end (after the drain,
- *     before its jobs are deleted)
+ * @param memory Redis {@code used_memory}, {@code DBSIZE} and how far persistence-sync trails, at
+ *     the row's end (after the drain, before its jobs are deleted)
  */
 record BenchRow(
     Workload workload,
@@ -67,16 +67,16 @@ record BenchRow(
         + "| p50 ms | p90 | p99 | max | fires/s | fire→ack p50 / p99 ms "
         + "| ack→start claim p50 / p99 | claim→handler p50 / p99 "
         + "| CPU µs/fire (processes) | machine busy µs/fire | Redis used_memory MB | Redis keys "
-        + "| load 1 min before → after | keeps up |\n"
+        + "| history sync behind s | load 1 min before → after | keeps up |\n"
         + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-        + "---|---|";
+        + "---|---|---|";
   }
 
   String mainLine() {
     return String.format(
         Locale.ROOT,
         "| %s | %,d | %.1f | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,.0f | %s | %s"
-            + " | %s | %,.0f | %,.0f | %s | %s | %.2f → %.2f | %s |",
+            + " | %s | %,.0f | %,.0f | %s | %s | %s | %.2f → %.2f | %s |",
         workload,
         jobs,
         createdSeconds,
@@ -98,6 +98,7 @@ record BenchRow(
         machineBusyMicrosPerFire(),
         memory.usedMegabytes(),
         memory.keysText(),
+        memory.syncBehindText(),
         loadBefore,
         loadAfter,
         keepsUp() ? "yes" : "**no**");
