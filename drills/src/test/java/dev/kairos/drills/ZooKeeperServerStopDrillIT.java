@@ -41,7 +41,7 @@ class ZooKeeperServerStopDrillIT extends DrillBase {
   void losingOneServerOfTheEnsembleCostsNoFireAndAtMostTheLeadersTerm() throws Exception {
     EmbeddedZooKeeperEnsemble zk = infra.zookeeperEnsemble();
     long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(6));
+    letRun(BEFORE_FAULT);
     DrillNode leader = leader(cluster.nodes());
     long term = leader.probe().cluster().term();
     Map<String, String> sessions = new LinkedHashMap<>();
