@@ -92,7 +92,12 @@ final class SharedDrillCluster implements ExtensionContext.Store.CloseableResour
       }
     }
     closeCurrent();
-    start(wanted, infrastructure);
+    try {
+      start(wanted, infrastructure);
+    } catch (RuntimeException | Error e) {
+      closeCurrent(); // a half-started cluster must not run beside the drills that follow
+      throw e;
+    }
     drills = 1;
   }
 
