@@ -195,9 +195,10 @@ class ExecutorLossDrillIT {
         // scenario asserts that the node's result consumer, completing a late result again as
         // the executor that ran it, changes nothing beside LOST.
         "--kairos.executor.result-reports=ALL",
-        // The receipt of a message ("received <trigger id> ...") is the drill's witness that a
-        // trigger sat in the executor before it was killed.
-        "--logging.level.dev.kairos.mq.executor.KairosExecutor=DEBUG");
+        // The receipt of a message ("received <trigger id> ...", logged by the executor's
+        // DeliveryPoller) is the drill's witness that a trigger sat in the executor before it was
+        // killed.
+        "--logging.level.dev.kairos.mq.executor.DeliveryPoller=DEBUG");
   }
 
   /**
