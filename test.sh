@@ -2,8 +2,12 @@
 # test.sh — the one test command (README "Test"): installs what the browser and clock tests need
 # where it is missing, then runs every module's unit and integration tests and the format check:
 #
-#   ./test.sh                  ./mvnw -B -ntp verify
+#   ./test.sh                  ./mvnw -B -ntp -T 2 verify
 #   ./test.sh -pl core -am     extra arguments go to Maven unchanged
+#
+# Two modules build at a time (-T 2): on two cores one module's tests mostly wait on its servers and
+# child JVMs, and the other's use the idle core. The drills, which are timing-sensitive, start only
+# once every other module is done (drills/pom.xml), and run alone.
 #
 # Besides a JDK 17, ConsoleBrowserIT (examples/demo) needs headless Chromium and its driver at
 # /usr/bin/chromium and /usr/bin/chromedriver, and ClockStepDrillIT (drills) needs libfaketime.
@@ -47,4 +51,4 @@ EOF
   fi
 fi
 
-exec ./mvnw -B -ntp verify "$@"
+exec ./mvnw -B -ntp -T 2 verify "$@"

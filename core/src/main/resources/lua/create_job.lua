@@ -4,8 +4,9 @@
 -- KEYS[1]  kairos:{s}:job:<id>  HASH    the job
 -- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
 -- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
--- KEYS[4]  kairos:{s}:jobs      SET     ids of the shard's jobs
+-- KEYS[4]  kairos:{s}:ids       ZSET    ids of the shard's jobs, score 0 (the ordered job index)
 -- KEYS[5]  kairos:{s}:apps      HASH    executor app -> enabled jobs of the shard
+-- KEYS[6]  kairos:{s}:appids    ZSET    '<app>:<id>' of the shard's jobs, score 0 (per-app index)
 --
 -- ARGV[1]  job id
 -- ARGV[2]  first fire, epoch ms, or '' when the job is not scheduled (API-only or disabled)
@@ -17,7 +18,8 @@
 -- Returns  {'EXISTS'} when a job with this id exists (nothing is written),
 --          otherwise {'OK', field1, value1, ...} (the stored hash)
 
-local job, due, events, index, apps = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local job, due, events, index, apps, appIndex = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
+  KEYS[6]
 
 -- Keeps kairos:{s}:apps (enabled jobs per executor app) in step with the job's enabled flag.
 local function countApp(apps, app, delta)
@@ -43,8 +45,9 @@ if score ~= '' then
   redis.call('ZADD', due, score, id)
   redis.call('HSET', job, 'nextFireMs', score)
 end
-redis.call('SADD', index, id)
+redis.call('ZADD', index, 0, id)
 local stored = redis.call('HMGET', job, 'app', 'enabled')
+redis.call('ZADD', appIndex, 0, stored[1] .. ':' .. id)
 if stored[2] == 'true' then
   countApp(apps, stored[1], 1)
 end

@@ -1,12 +1,13 @@
--- delete_job.lua: removes a job (hash, due entry, index entry) and records the deletion,
+-- delete_job.lua: removes a job (hash, due entry, index entries) and records the deletion,
 -- atomically on the job's shard. Wheel entries already claimed for it stay where they are and
 -- are dropped at fire time because the job hash is gone.
 --
 -- KEYS[1]  kairos:{s}:job:<id>  HASH    the job
 -- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
 -- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
--- KEYS[4]  kairos:{s}:jobs      SET     ids of the shard's jobs
+-- KEYS[4]  kairos:{s}:ids       ZSET    ids of the shard's jobs, score 0 (the ordered job index)
 -- KEYS[5]  kairos:{s}:apps      HASH    executor app -> enabled jobs of the shard
+-- KEYS[6]  kairos:{s}:appids    ZSET    '<app>:<id>' of the shard's jobs, score 0 (per-app index)
 --
 -- ARGV[1]  job id
 -- ARGV[2]  expected version, or '' to delete whatever version is stored
@@ -17,7 +18,8 @@
 --          (the versions the deletion would have had, so a replayed older upsert loses)
 -- Returns  {'NOT_FOUND'}, {'CONFLICT', actualVersion} or {'OK', deletedVersion}
 
-local job, due, events, index, apps = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local job, due, events, index, apps, appIndex = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
+  KEYS[6]
 
 -- Keeps kairos:{s}:apps (enabled jobs per executor app) in step with the job's enabled flag.
 local function countApp(apps, app, delta)
@@ -44,7 +46,10 @@ if cur[4] == 'true' then
   countApp(apps, cur[3], -1)
 end
 redis.call('ZREM', due, id)
-redis.call('SREM', index, id)
+redis.call('ZREM', index, id)
+if cur[3] then
+  redis.call('ZREM', appIndex, cur[3] .. ':' .. id)
+end
 redis.call('XADD', events, 'MAXLEN', '~', maxlen, '*', 'type', 'JOB_DELETED', 'ms', now,
   'id', id, 'version', version, 'scheduleVersion', tonumber(cur[2]) + 1)
 return {'OK', tostring(version)}

@@ -6,6 +6,8 @@
 -- KEYS[2]  kairos:{s}:due       ZSET    job id -> next fire ms
 -- KEYS[3]  kairos:{s}:events    STREAM  change events for persistence-sync
 -- KEYS[4]  kairos:{s}:apps      HASH    executor app -> enabled jobs of the shard
+-- KEYS[5]  kairos:{s}:ids       ZSET    ids of the shard's jobs, score 0 (the ordered job index)
+-- KEYS[6]  kairos:{s}:appids    ZSET    '<app>:<id>' of the shard's jobs, score 0 (per-app index)
 --
 -- ARGV[1]  job id
 -- ARGV[2]  expected version (optimistic concurrency)
@@ -23,11 +25,14 @@
 --   schedule changed, or re-enabled           -> ARGV[3]
 --   otherwise (e.g. a params-only change)     -> untouched, so claimed fires and a parked
 --                                                FIXED_DELAY job are left as they are
+-- The job's entry in the per-app index moves with its app; both index entries are (re)written, so
+-- an update also indexes a job that an upgrade left out of them.
 --
 -- Appends  type JOB_UPSERTED ms <now> <every field of the stored hash>
 -- Returns  {'NOT_FOUND'}, {'CONFLICT', actualVersion}, or {'OK', field1, value1, ...}
 
-local job, due, events, apps = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local job, due, events, apps, index, appIndex = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
+  KEYS[6]
 
 -- Keeps kairos:{s}:apps (enabled jobs per executor app) in step with the job's enabled flag.
 local function countApp(apps, app, delta)
@@ -72,9 +77,15 @@ redis.call('HSET', job, 'version', tonumber(cur[1]) + 1, 'scheduleVersion', sche
 if wasEnabled then
   countApp(apps, cur[7], -1)
 end
+local app = redis.call('HGET', job, 'app')
 if isEnabled then
-  countApp(apps, redis.call('HGET', job, 'app'), 1)
+  countApp(apps, app, 1)
 end
+if cur[7] and cur[7] ~= app then
+  redis.call('ZREM', appIndex, cur[7] .. ':' .. id)
+end
+redis.call('ZADD', appIndex, 0, app .. ':' .. id)
+redis.call('ZADD', index, 0, id)
 if not isEnabled or score == '' then
   redis.call('ZREM', due, id)
   redis.call('HDEL', job, 'nextFireMs')

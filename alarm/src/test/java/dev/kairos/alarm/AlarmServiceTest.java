@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
 import dev.kairos.core.time.SettableClock;
+import dev.kairos.devinfra.Poll;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -114,7 +115,7 @@ class AlarmServiceTest {
     assertThat(service.raise(alarm("a"))).isFalse();
 
     // The counter follows deliver()'s return on the delivery thread: wait for it, not the list.
-    Await.until(
+    Poll.until(
         WAIT,
         "one delivery counted",
         () -> metrics.count("kairos.alarm.delivered", "channel", "recording") == 1);
@@ -137,10 +138,10 @@ class AlarmServiceTest {
     assertThat(service.pending()).isEqualTo(2);
     assertThat(metrics.count("kairos.alarm.dropped", "channel", "recording")).isEqualTo(3);
     channel.release.countDown();
-    Await.until(WAIT, "the two accepted deliveries", () -> channel.delivered.size() == 2);
-    Await.until(WAIT, "no pending delivery", () -> service.pending() == 0);
+    Poll.until(WAIT, "the two accepted deliveries", () -> channel.delivered.size() == 2);
+    Poll.until(WAIT, "no pending delivery", () -> service.pending() == 0);
     assertThat(service.raise(alarm("job-9"))).isTrue();
-    Await.until(WAIT, "room again after the queue drained", () -> channel.delivered.size() == 3);
+    Poll.until(WAIT, "room again after the queue drained", () -> channel.delivered.size() == 3);
   }
 
   @Test
@@ -150,7 +151,7 @@ class AlarmServiceTest {
 
     service.raise(alarm("a"));
 
-    Await.until(
+    Poll.until(
         WAIT,
         "the delivery given up",
         () -> metrics.count("kairos.alarm.failed", "channel", "failing") == 1);
@@ -166,7 +167,7 @@ class AlarmServiceTest {
 
     service.raise(alarm("a"));
 
-    Await.until(
+    Poll.until(
         WAIT,
         "the delivery given up",
         () -> metrics.count("kairos.alarm.failed", "channel", "failing") == 1);
@@ -182,7 +183,7 @@ class AlarmServiceTest {
 
     service.raise(alarm("a"));
 
-    Await.until(WAIT, "delivery on the good channel", () -> good.delivered.size() == 1);
+    Poll.until(WAIT, "delivery on the good channel", () -> good.delivered.size() == 1);
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
 import dev.kairos.core.alarm.AlarmRecipients;
 import dev.kairos.core.alarm.AlarmSink;
+import dev.kairos.devinfra.Poll;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -57,7 +58,7 @@ class EmailAlarmIT {
                 assertThat(sink.raise(noExecutor())).isTrue();
                 assertThat(sink.raise(noExecutor())).as("inside the window").isFalse();
 
-                Await.until(WAIT, "one mail", () -> smtp.mails().size() == 1);
+                Poll.until(WAIT, "one mail", () -> smtp.mails().size() == 1);
                 SmtpReceiver.Mail mail = smtp.mails().get(0);
                 assertThat(mail.recipients())
                     .containsExactlyInAnyOrder("ops@example.org", "oncall@example.org");
@@ -66,7 +67,7 @@ class EmailAlarmIT {
                     .contains("From: kairos@example.org")
                     .contains("enabledJobs: 2");
                 AlarmMetrics metrics = context.getBean(AlarmMetrics.class);
-                Await.until(
+                Poll.until(
                     WAIT,
                     "delivered counted",
                     () -> metrics.count("kairos.alarm.delivered", "channel", "email") == 1);
@@ -92,7 +93,7 @@ class EmailAlarmIT {
                             List.of("owner@example.com", "team+alarms@example.com"), List.of()));
                 assertThat(context.getBean(AlarmSink.class).raise(failed)).isTrue();
 
-                Await.until(WAIT, "two mails", () -> smtp.mails().size() == 2);
+                Poll.until(WAIT, "two mails", () -> smtp.mails().size() == 2);
                 assertThat(smtp.mails())
                     .extracting(SmtpReceiver.Mail::recipients)
                     .containsExactlyInAnyOrder(
@@ -102,7 +103,7 @@ class EmailAlarmIT {
                     .allSatisfy(
                         m -> assertThat(m.data()).contains("Subject: [Kairos] job nightly-report"));
                 AlarmMetrics metrics = context.getBean(AlarmMetrics.class);
-                Await.until(
+                Poll.until(
                     WAIT,
                     "both counted",
                     () ->
@@ -131,7 +132,7 @@ class EmailAlarmIT {
                           1_700_000_000_000L,
                           new AlarmRecipients(List.of("owner@example.com"), List.of())));
               AlarmMetrics metrics = context.getBean(AlarmMetrics.class);
-              Await.until(
+              Poll.until(
                   WAIT,
                   "given up",
                   () -> metrics.count("kairos.alarm.failed", "channel", "job-email") == 1);
@@ -151,7 +152,7 @@ class EmailAlarmIT {
             context -> {
               context.getBean(AlarmSink.class).raise(noExecutor());
               AlarmMetrics metrics = context.getBean(AlarmMetrics.class);
-              Await.until(
+              Poll.until(
                   WAIT,
                   "given up",
                   () -> metrics.count("kairos.alarm.failed", "channel", "email") == 1);

@@ -11,6 +11,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -245,7 +246,7 @@ class RedisAlarmWindowIT {
 
     // Once the master is back, Redis decides again: a new key gets its window there.
     Alarm after = failed("after-outage");
-    Await.until(
+    Poll.until(
         Duration.ofSeconds(60),
         "node A's alarm window in Redis answering again",
         () -> {

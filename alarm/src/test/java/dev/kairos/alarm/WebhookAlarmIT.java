@@ -14,6 +14,7 @@ import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
 import dev.kairos.core.alarm.AlarmRecipients;
 import dev.kairos.core.time.SettableClock;
+import dev.kairos.devinfra.Poll;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -100,8 +101,8 @@ class WebhookAlarmIT {
         clock.advance(Duration.ofSeconds(1)); // a job failing every second
         sent += service.raise(jobFailed("every-second", i)) ? 1 : 0;
       }
-      Await.until(WAIT, "the first delivery", () -> counter("kairos.alarm.delivered") == 1);
-      Await.until(WAIT, "nothing left to deliver", () -> service.pending() == 0);
+      Poll.until(WAIT, "the first delivery", () -> counter("kairos.alarm.delivered") == 1);
+      Poll.until(WAIT, "nothing left to deliver", () -> service.pending() == 0);
 
       assertThat(sent).isEqualTo(1);
       assertThat(receiver.received()).hasSize(1);
@@ -118,7 +119,7 @@ class WebhookAlarmIT {
       clock.advance(WINDOW);
       assertThat(service.raise(jobFailed("every-second", 100))).isTrue();
 
-      Await.until(WAIT, "the second delivery", () -> receiver.received().size() == 2);
+      Poll.until(WAIT, "the second delivery", () -> receiver.received().size() == 2);
       JsonNode second = json.readTree(receiver.received().get(1).body());
       assertThat(second.get("suppressed").asLong()).isEqualTo(99);
       assertThat(second.get("text").asText()).contains("99 more suppressed");
@@ -149,11 +150,11 @@ class WebhookAlarmIT {
 
       assertThat(service.raise(alarm)).isTrue();
 
-      Await.until(
+      Poll.until(
           WAIT,
           "delivered to the configured webhook",
           () -> counter("kairos.alarm.delivered") == 1);
-      Await.until(
+      Poll.until(
           WAIT,
           "delivered to both of the job's",
           () -> metrics.count("kairos.alarm.delivered", "channel", "job-webhook") == 2);
@@ -188,7 +189,7 @@ class WebhookAlarmIT {
 
       service.raise(jobFailed("flaky-receiver", 1));
 
-      Await.until(WAIT, "delivered", () -> counter("kairos.alarm.delivered") == 1);
+      Poll.until(WAIT, "delivered", () -> counter("kairos.alarm.delivered") == 1);
       assertThat(receiver.received()).hasSize(2);
       assertThat(receiver.received().get(1).body()).isEqualTo(receiver.received().get(0).body());
       assertThat(counter("kairos.alarm.retries")).isEqualTo(1);
@@ -203,7 +204,7 @@ class WebhookAlarmIT {
 
       service.raise(jobFailed("bad-request", 1));
 
-      Await.until(WAIT, "given up", () -> counter("kairos.alarm.failed") == 1);
+      Poll.until(WAIT, "given up", () -> counter("kairos.alarm.failed") == 1);
       assertThat(receiver.received()).hasSize(1);
       assertThat(counter("kairos.alarm.retries")).isZero();
     }
@@ -228,7 +229,7 @@ class WebhookAlarmIT {
 
       service.raise(jobFailed("receiver-down", 1));
 
-      Await.until(WAIT, "given up", () -> counter("kairos.alarm.failed") == 1);
+      Poll.until(WAIT, "given up", () -> counter("kairos.alarm.failed") == 1);
       assertThat(counter("kairos.alarm.retries")).isEqualTo(2);
       assertThat(counter("kairos.alarm.delivered")).isZero();
       List<ILoggingEvent> events = List.copyOf(logs.list);

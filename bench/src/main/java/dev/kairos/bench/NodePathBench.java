@@ -195,16 +195,16 @@ public final class NodePathBench {
                     timed,
                     clock,
                     () -> term,
-                    new FirePathSettings(
-                        64,
-                        4,
-                        4,
-                        1_000_000,
-                        ScanConfig.DEFAULT_PRE_READ,
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(5),
-                        Duration.ofSeconds(10),
-                        window),
+                    FirePathSettings.of(
+                            64,
+                            4,
+                            4,
+                            1_000_000,
+                            ScanConfig.DEFAULT_PRE_READ,
+                            Duration.ofSeconds(1),
+                            Duration.ofSeconds(5),
+                            Duration.ofSeconds(10))
+                        .withMaxUnackedSends(window),
                     meters));
         holder.path.firePath().start();
         DueFireScanner scanner =

@@ -187,7 +187,7 @@ public final class StartLatenessBench {
               new RocketMqTriggerSender(producer, Duration.ofSeconds(3)),
               clock,
               () -> 1,
-              new FirePathSettings(
+              FirePathSettings.of(
                   FireProperties.DEFAULT_BATCH_SIZE,
                   FireProperties.DEFAULT_DISPATCH_THREADS,
                   FireProperties.DEFAULT_ACK_THREADS,

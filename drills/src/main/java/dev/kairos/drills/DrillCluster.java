@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -267,52 +266,79 @@ public final class DrillCluster implements AutoCloseable {
           if (!executor.process().isAlive()) {
             throw new ProcessExitedException(executor.process());
           }
-          return executor.slot() >= 0;
-        });
+          return executor.slot();
+        },
+        slot -> slot >= 0,
+        "a slot (>= 0)");
   }
 
   /**
    * Waits until every node in {@code expected} that is alive agrees on one leader that has
-   * completed a scan pass of its term, and returns the leader.
+   * completed a scan pass of its term, and returns the leader; a timeout reports each node's last
+   * view.
    */
   public DrillNode awaitLeader(List<DrillNode> expected, Duration timeout) {
-    Supplier<Optional<DrillNode>> agreed =
-        () -> {
-          String leader = null;
-          long term = -1;
-          for (DrillNode node : expected) {
-            NodeProbe.ClusterView view = node.probe().cluster();
-            if (view.leader().isEmpty() || (leader != null && !leader.equals(view.leader()))) {
-              return Optional.empty();
-            }
-            if (term >= 0 && term != view.term()) {
-              return Optional.empty();
-            }
-            leader = view.leader();
-            term = view.term();
-          }
-          DrillNode candidate = node(leader);
-          return candidate.probe().cluster().scanning() ? Optional.of(candidate) : Optional.empty();
-        };
-    return Polling.value(timeout, "one scanning leader agreed by " + expected, agreed);
+    Map<String, NodeProbe.ClusterView> views =
+        Polling.until(
+            timeout,
+            "one scanning leader agreed by " + expected,
+            () -> {
+              Map<String, NodeProbe.ClusterView> seen = new LinkedHashMap<>();
+              for (DrillNode node : expected) {
+                seen.put(node.name(), node.probe().cluster());
+              }
+              return seen;
+            },
+            seen -> agreedLeader(seen).isPresent(),
+            "every node naming one leader of one term, that leader scanning");
+    return node(agreedLeader(views).orElseThrow());
   }
 
-  /** Waits until every node in {@code expected} sees exactly {@code members} members. */
+  private static Optional<String> agreedLeader(Map<String, NodeProbe.ClusterView> views) {
+    String leader = null;
+    long term = -1;
+    for (NodeProbe.ClusterView view : views.values()) {
+      if (view.leader().isEmpty() || (leader != null && !leader.equals(view.leader()))) {
+        return Optional.empty();
+      }
+      if (term >= 0 && term != view.term()) {
+        return Optional.empty();
+      }
+      leader = view.leader();
+      term = view.term();
+    }
+    NodeProbe.ClusterView own = views.get(leader);
+    return own != null && own.scanning() ? Optional.of(leader) : Optional.empty();
+  }
+
+  /**
+   * Waits until every node in {@code expected} sees exactly {@code members} members; a timeout
+   * reports how many each saw last.
+   */
   public void awaitMembers(List<DrillNode> expected, int members, Duration timeout) {
     Polling.until(
         timeout,
         expected + " see " + members + " members",
         () -> {
+          Map<String, Integer> seen = new LinkedHashMap<>();
           for (DrillNode node : expected) {
             if (!node.process().isAlive()) {
               throw new ProcessExitedException(node.process());
             }
-            if (node.probe().cluster().members() != members) {
-              return false;
-            }
+            seen.put(node.name(), node.probe().cluster().members());
           }
-          return true;
-        });
+          return seen;
+        },
+        seen -> seen.values().stream().allMatch(n -> n == members),
+        members + " members seen by every node");
+  }
+
+  /** Restores every cut path of every node started with proxied links ({@link #proxyNodeLinks}). */
+  public void healAllLinks() {
+    for (NodeLinks nodeLinks : links.values()) {
+      nodeLinks.healZooKeeper();
+      nodeLinks.healRedis();
+    }
   }
 
   /** Kills every process (executors first, so none is left consuming); close twice is a no-op. */

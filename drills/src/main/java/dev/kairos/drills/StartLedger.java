@@ -7,9 +7,12 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -124,24 +128,102 @@ public final class StartLedger {
   public static Map<String, List<Start>> readLogs(Collection<DrillExecutor> executors) {
     Map<String, List<Start>> starts = new HashMap<>();
     for (DrillExecutor executor : executors) {
-      for (String line : lines(executor.startLog())) {
-        String[] parts = line.split(" ");
-        if (parts.length != 3) {
-          continue; // cannot happen with one write(2) per line; never guess
-        }
-        starts
-            .computeIfAbsent(parts[0], k -> new ArrayList<>(1))
-            .add(new Start(parts[0], Long.parseLong(parts[1]), parts[2]));
-      }
+      tail(executor.startLog()).addTo(starts, null);
     }
     return starts;
   }
 
-  private static List<String> lines(Path file) {
-    try {
-      return Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
+  /** The starts of {@code ids} logged by {@code executors}, by trigger id, in log order. */
+  static Map<String, List<Start>> readLogs(
+      Collection<DrillExecutor> executors, Collection<String> ids) {
+    Map<String, List<Start>> starts = new HashMap<>();
+    for (DrillExecutor executor : executors) {
+      tail(executor.startLog()).addTo(starts, ids);
+    }
+    return starts;
+  }
+
+  /**
+   * Start logs read so far, by file. A start log only grows (one {@code write(2)} per line), and a
+   * shared cluster's executors log hundreds of thousands of starts over many drills, so each read
+   * goes on where the last one stopped instead of parsing the whole file again every second.
+   */
+  private static final Map<Path, LogTail> TAILS = new ConcurrentHashMap<>();
+
+  /** Drops what was read of {@code executors}' start logs (their cluster is gone). */
+  public static void forget(Collection<DrillExecutor> executors) {
+    executors.forEach(e -> TAILS.remove(e.startLog().toAbsolutePath()));
+  }
+
+  private static LogTail tail(Path file) {
+    LogTail tail = TAILS.computeIfAbsent(file.toAbsolutePath(), k -> new LogTail());
+    tail.catchUp(file);
+    return tail;
+  }
+
+  /** One start log parsed up to {@code offset}, the end of its last complete line. */
+  private static final class LogTail {
+
+    private long offset;
+    private final Map<String, List<Start>> starts = new HashMap<>();
+
+    /**
+     * Adds to {@code into} the starts of {@code ids} (of every trigger id when null) parsed so far.
+     */
+    synchronized void addTo(Map<String, List<Start>> into, Collection<String> ids) {
+      if (ids == null) {
+        starts.forEach(
+            (id, some) -> into.computeIfAbsent(id, k -> new ArrayList<>(1)).addAll(some));
+        return;
+      }
+      for (String id : ids) {
+        List<Start> some = starts.get(id);
+        if (some != null) {
+          into.computeIfAbsent(id, k -> new ArrayList<>(1)).addAll(some);
+        }
+      }
+    }
+
+    /** Parses the complete lines appended since the last call. */
+    synchronized void catchUp(Path file) {
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        long size = channel.size();
+        if (size < offset) { // not this file any more (cannot happen: names are never reused)
+          offset = 0;
+          starts.clear();
+        }
+        if (size > offset) {
+          ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(size - offset));
+          while (bytes.hasRemaining() && channel.read(bytes, offset + bytes.position()) >= 0) {
+            // read to the size seen; a line being written right now is taken next time
+          }
+          int complete = lastNewline(bytes.array(), bytes.position()) + 1;
+          for (String line :
+              new String(bytes.array(), 0, complete, StandardCharsets.UTF_8).split("\n")) {
+            String[] parts = line.split(" ");
+            if (parts.length != 3) {
+              continue; // cannot happen with one write(2) per line; never guess
+            }
+            starts
+                .computeIfAbsent(parts[0], k -> new ArrayList<>(1))
+                .add(new Start(parts[0], Long.parseLong(parts[1]), parts[2]));
+          }
+          offset += complete;
+        }
+      } catch (NoSuchFileException e) {
+        // not written yet: no start
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + file, e);
+      }
+    }
+
+    private static int lastNewline(byte[] bytes, int length) {
+      for (int i = length - 1; i >= 0; i--) {
+        if (bytes[i] == '\n') {
+          return i;
+        }
+      }
+      return -1;
     }
   }
 
@@ -153,7 +235,7 @@ public final class StartLedger {
 
   /** The outcome of an explicit set of expected trigger ids (e.g. the fires a killed node held). */
   public Outcome observe(List<String> expected, Collection<DrillExecutor> executors) {
-    Map<String, List<Start>> logged = readLogs(executors);
+    Map<String, List<Start>> logged = readLogs(executors, expected);
     Map<String, Long> first = new LinkedHashMap<>();
     Map<String, List<Start>> duplicates = new LinkedHashMap<>();
     List<String> notLogged = new ArrayList<>();

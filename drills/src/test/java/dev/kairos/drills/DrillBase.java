@@ -2,52 +2,56 @@ package dev.kairos.drills;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.store.JobStore;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.protocol.message.TopicNames;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One drill class = one cluster: three scheduler nodes and two executors as child JVMs on the
- * shared embedded infrastructure (standalone Redis unless the drill class's own {@code @RealInfra}
- * asks for a cluster, a 3-server ZooKeeper ensemble, RocketMQ), and {@value #JOBS} jobs firing
- * every second. Redis is flushed first, and the ZooKeeper root and executor app are unique to the
- * class, so drills never see each other's state.
+ * A drill on a cluster of three scheduler nodes and two executors as child JVMs on the shared
+ * embedded infrastructure (standalone Redis unless the drill class's own {@code @RealInfra} asks
+ * for a cluster, a 3-server ZooKeeper ensemble, RocketMQ), and {@value #JOBS} jobs firing every
+ * second. Drills of one {@link DrillFamily} share one cluster ({@link SharedDrillCluster}): the
+ * first starts it on a flushed Redis with a ZooKeeper root and executor app of its own, every later
+ * one gets it back whole and caught up. Each drill judges the fires of its own window, which opens
+ * once it has the cluster, and reads the nodes' counters as differences over that window.
  */
 @RealInfra(redis = RedisMode.STANDALONE, zookeeper = ZkMode.ENSEMBLE, rocketMq = true)
+@ExtendWith(SharedDrillCluster.Resolver.class)
 abstract class DrillBase {
 
   static final Logger log = LoggerFactory.getLogger("drill");
 
-  static final int NODES = 3;
-  static final int EXECUTORS = 2;
-  static final int JOBS = 300;
-  static final int QUEUES = 4;
+  static final int NODES = SharedDrillCluster.NODES;
+  static final int EXECUTORS = SharedDrillCluster.EXECUTORS;
+  static final int JOBS = SharedDrillCluster.JOBS;
 
-  // Five JVMs boot at once; on a loaded 2-core machine one Spring Boot start took over 70 s.
-  static final Duration START_DEADLINE = Duration.ofSeconds(240);
+  static final Duration START_DEADLINE = SharedDrillCluster.START_DEADLINE;
   static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(30);
 
-  /** Until the leader has claimed a first fire of every new job (see startCluster). */
-  static final Duration STEADY_DEADLINE = Duration.ofSeconds(60);
+  /**
+   * Fires of the window before the fault: the window opens 2 s after the drill starts (so its first
+   * second is whole), and the fault comes once a few seconds of steady firing are in it.
+   */
+  static final Duration BEFORE_FAULT = Duration.ofSeconds(4);
+
+  /**
+   * Fires of the window after the recovery: every one of them must start too, and on time again
+   * (the lateness after is reported).
+   */
+  static final Duration AFTER_RECOVERY = Duration.ofSeconds(6);
 
   /** The ledger waits while starts of the window keep coming, up to the cap (see awaitStarts). */
   static final Duration STARTS_STALL = Duration.ofSeconds(20);
@@ -64,80 +68,23 @@ abstract class DrillBase {
   static StartLedger ledger;
   static DrillJobs jobs;
 
+  /** The family's cluster, started by the first drill of the family, then made whole for each. */
   @BeforeAll
-  static void startCluster(EmbeddedInfrastructure infrastructure, TestInfo info) {
-    infra = infrastructure;
-    String drill = info.getTestClass().orElseThrow().getSimpleName().toLowerCase(Locale.ROOT);
-    String id = drill.replace("drillit", "") + "-" + UUID.randomUUID().toString().substring(0, 6);
-    // Generous: the ledger pipelines thousands of reads while the machine runs five JVMs.
-    Map<String, String> connection = infra.springProperties();
-    redis =
-        KairosRedis.connect(
-            List.of(connection.get("kairos.redis.uris").split(",")),
-            Boolean.parseBoolean(connection.get("kairos.redis.cluster")),
-            Duration.ofSeconds(30));
-    redis.sync().flushall();
-    cluster = new DrillCluster(infra, Path.of("target", "drills", id), id, QUEUES);
-    if (info.getTestClass().orElseThrow().isAnnotationPresent(ProxiedNodeLinks.class)) {
-      cluster.proxyNodeLinks();
-    }
-    if (info.getTestClass().orElseThrow().isAnnotationPresent(FakeNodeClocks.class)) {
-      cluster.fakeNodeClocks();
-    }
-    // What the first node would write; written here so executors start beside the nodes (an
-    // executor refuses to start before the shard count exists).
-    keys = new RedisKeys(ClusterMetadata.initialise(redis, RedisKeys.DEFAULT_SHARDS));
-    // The executors create their handler topics at start through the broker's admin API, whose
-    // 5 s timeout a loaded machine exceeds; created here in-process they only read the route.
-    for (String handler : List.of(StartRecorder.HANDLER, "demoFast", "demoSlow", "demoFlaky")) {
-      infra.rocketMq().createTopic(TopicNames.handlerTopic(id, handler), QUEUES);
-    }
-    String[] extraArgs =
-        Optional.ofNullable(info.getTestClass().orElseThrow().getAnnotation(ClusterArgs.class))
-            .map(ClusterArgs::value)
-            .orElse(new String[0]);
-    for (int i = 0; i < NODES; i++) {
-      cluster.startNode(extraArgs);
-    }
-    for (int i = 0; i < EXECUTORS; i++) {
-      cluster.startExecutor(extraArgs);
-    }
-    cluster.awaitMembers(cluster.nodes(), NODES, START_DEADLINE);
-    DrillNode leader = cluster.awaitLeader(cluster.nodes(), START_DEADLINE);
-    for (DrillExecutor executor : cluster.executors()) {
-      cluster.awaitExecutorSlot(executor, START_DEADLINE);
-    }
-    ledger = new StartLedger(redis, keys);
-    long created = System.currentTimeMillis();
-    jobs = DrillJobs.create(new JobStore(redis, keys, System::currentTimeMillis), id, "job", JOBS);
-    // Steady before any window opens: every job has been claimed once, so the first pass's burst
-    // (each job's whole pre-read window) is behind the leader.
-    Polling.until(
-        STEADY_DEADLINE,
-        "the leader claims a first fire of every drill job",
-        () -> jobs.unclaimed(redis, keys).isEmpty());
-    log.info(
-        "drill {}: {} nodes up, {} leads, {} executors hold slots, {} jobs created and all claimed"
-            + " {} ms after their creation began",
-        id,
-        NODES,
-        leader.name(),
-        EXECUTORS,
-        JOBS,
-        System.currentTimeMillis() - created);
+  static void joinCluster(
+      EmbeddedInfrastructure infrastructure, TestInfo info, SharedDrillCluster shared) {
+    Class<?> drill = info.getTestClass().orElseThrow();
+    shared.acquire(DrillFamily.of(drill), infrastructure, drill.getSimpleName());
+    infra = shared.infra;
+    cluster = shared.cluster;
+    redis = shared.redis;
+    keys = shared.keys;
+    ledger = shared.ledger;
+    jobs = shared.jobs;
   }
 
-  @AfterAll
-  static void stopCluster() {
-    try {
-      if (cluster != null) {
-        cluster.close();
-      }
-    } finally {
-      if (redis != null) {
-        redis.close();
-      }
-    }
+  /** The executors whose process runs (a shared cluster keeps the killed ones for their logs). */
+  static List<DrillExecutor> liveExecutors() {
+    return cluster.executors().stream().filter(e -> e.process().isAlive()).toList();
   }
 
   /** The current leader as every live node in {@code among} agrees. */
@@ -236,17 +183,18 @@ abstract class DrillBase {
   }
 
   /**
-   * The outage drill: the workload runs 6 s, {@code stop} takes a component away for {@code down},
-   * {@code start} brings it back (always, since the infrastructure is shared by every drill of the
-   * JVM), the workload runs 10 s more; then every fire of the window must start, none twice, none
-   * claimed and left unrun. Logs one {@code DRILL <name>} line with the lateness before and since.
+   * The outage drill: the workload runs {@link #BEFORE_FAULT}, {@code stop} takes a component away
+   * for {@code down}, {@code start} brings it back (always, since the infrastructure is shared by
+   * every drill of the JVM), the workload runs {@link #AFTER_RECOVERY} more; then every fire of the
+   * window must start, none twice, none claimed and left unrun. Logs one {@code DRILL <name>} line
+   * with the lateness before and since.
    *
    * @return the trigger ids of the window's fires (all started)
    */
   static List<String> assertAnOutageCostsNoFire(
       String name, Runnable stop, Duration down, Runnable start) throws InterruptedException {
     long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(6));
+    letRun(BEFORE_FAULT);
     long stoppedAt = System.currentTimeMillis();
     stop.run();
     try {
@@ -255,7 +203,7 @@ abstract class DrillBase {
       start.run();
     }
     long restartedAt = System.currentTimeMillis();
-    letRun(Duration.ofSeconds(10));
+    letRun(AFTER_RECOVERY);
     long to = System.currentTimeMillis();
 
     StartLedger.Outcome outcome =

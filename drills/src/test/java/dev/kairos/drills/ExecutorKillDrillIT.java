@@ -40,8 +40,8 @@ class ExecutorKillDrillIT extends DrillBase {
   void replacementExecutorTakesTheFreedSlotAndDrainsItsBacklogWithNoDuplicateStart()
       throws Exception {
     long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(8));
-    DrillExecutor victim = cluster.executors().get(0);
+    letRun(BEFORE_FAULT);
+    DrillExecutor victim = liveExecutors().get(0);
     int slot = (int) victim.slot();
     String group = consumerGroup(cluster.app());
     String topic = TopicNames.handlerTopic(cluster.app(), StartRecorder.HANDLER);

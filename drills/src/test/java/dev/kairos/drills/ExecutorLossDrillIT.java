@@ -53,6 +53,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,6 +76,7 @@ import org.slf4j.LoggerFactory;
  * id is unique per process start; reusing it would make the dead run look alive).
  */
 @RealInfra(redis = RedisMode.STANDALONE, zookeeper = ZkMode.STANDALONE, rocketMq = true)
+@ExtendWith(SharedDrillCluster.Resolver.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ExecutorLossDrillIT {
 
@@ -135,7 +137,10 @@ class ExecutorLossDrillIT {
   private long leasesSettledMs;
 
   @BeforeAll
-  static void startCluster(EmbeddedInfrastructure infrastructure, TestInfo info) {
+  static void startCluster(
+      EmbeddedInfrastructure infrastructure, TestInfo info, SharedDrillCluster shared) {
+    // Its own cluster on a flushed Redis: no other drill's cluster may run beside it.
+    shared.closeCurrent();
     infra = infrastructure;
     String drill = info.getTestClass().orElseThrow().getSimpleName().toLowerCase(Locale.ROOT);
     String id = drill.replace("drillit", "") + "-" + UUID.randomUUID().toString().substring(0, 6);
@@ -190,9 +195,10 @@ class ExecutorLossDrillIT {
         // scenario asserts that the node's result consumer, completing a late result again as
         // the executor that ran it, changes nothing beside LOST.
         "--kairos.executor.result-reports=ALL",
-        // The receipt of a message ("received <trigger id> ...") is the drill's witness that a
-        // trigger sat in the executor before it was killed.
-        "--logging.level.dev.kairos.mq.executor.KairosExecutor=DEBUG");
+        // The receipt of a message ("received <trigger id> ...", logged by the executor's
+        // DeliveryPoller) is the drill's witness that a trigger sat in the executor before it was
+        // killed.
+        "--logging.level.dev.kairos.mq.executor.DeliveryPoller=DEBUG");
   }
 
   /**

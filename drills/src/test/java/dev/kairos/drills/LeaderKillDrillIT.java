@@ -2,7 +2,6 @@ package dev.kairos.drills;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** docs/design.md "Correctness, measured": kill -9 the leader. */
@@ -11,7 +10,7 @@ class LeaderKillDrillIT extends DrillBase {
   @Test
   void killedLeaderIsReplacedWithNoMissedAndNoDuplicateStart() throws Exception {
     long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(8));
+    letRun(BEFORE_FAULT);
     DrillNode old = leader(cluster.nodes());
     long oldTerm = old.probe().cluster().term();
 
@@ -21,7 +20,7 @@ class LeaderKillDrillIT extends DrillBase {
     NodeProbe.ClusterView view = next.probe().cluster();
     long takeoverMs = view.firstScanMs() - killedAt;
 
-    letRun(Duration.ofSeconds(15));
+    letRun(AFTER_RECOVERY);
     long to = System.currentTimeMillis();
     StartLedger.Outcome outcome =
         ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);

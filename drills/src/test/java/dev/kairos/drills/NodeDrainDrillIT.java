@@ -21,7 +21,7 @@ class NodeDrainDrillIT extends DrillBase {
   void drainedFollowerThenLeaderHandTheirWheelsOverWithNoFireMissedDuplicatedOrEarly()
       throws Exception {
     long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(8));
+    letRun(BEFORE_FAULT);
     DrillNode leader = leader(cluster.nodes());
     long term = leader.probe().cluster().term();
     DrillNode follower = except(leader).get(0);
@@ -58,7 +58,7 @@ class NodeDrainDrillIT extends DrillBase {
     assertThat(held(leader.name()).isEmpty()).as("the drained leader holds nothing").isTrue();
     assertThat(last.probe().members()).as("one member left").containsExactly(last.name());
 
-    letRun(Duration.ofSeconds(8));
+    letRun(AFTER_RECOVERY);
     long to = System.currentTimeMillis();
     StartLedger.Outcome outcome =
         ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);

@@ -2,7 +2,6 @@ package dev.kairos.drills;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +28,7 @@ class NodeRestartDrillIT extends DrillBase {
   @Test
   void restartedNodeRejoinsFiresAgainAndEveryFireItHeldStartsExactlyOnce() throws Exception {
     long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(8));
+    letRun(BEFORE_FAULT);
     DrillNode leader = leader(cluster.nodes());
     DrillNode victim = except(leader).get(0);
     long duplicatesBefore = duplicateReports();
@@ -48,7 +47,7 @@ class NodeRestartDrillIT extends DrillBase {
         () -> victim.probe().metric(DISPATCHED) > 0);
     long firingAfterMs = System.currentTimeMillis() - killedAt;
 
-    letRun(Duration.ofSeconds(10));
+    letRun(AFTER_RECOVERY);
     long to = System.currentTimeMillis();
     StartLedger.Outcome outcome =
         ledger.awaitStarts(jobs, from, to, cluster.executors(), STARTS_STALL, STARTS_CAP);

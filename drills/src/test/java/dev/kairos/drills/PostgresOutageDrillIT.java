@@ -3,7 +3,6 @@ package dev.kairos.drills;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kairos.devinfra.EmbeddedPostgreSql;
-import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -40,11 +39,12 @@ class PostgresOutageDrillIT extends DrillBase {
     List<String> window = assertAnOutageCostsNoFire("postgres-outage", pg::stop, DOWN, pg::start);
 
     long began = System.nanoTime();
-    Poll.until(
+    Polling.until(
         CATCH_UP,
-        Duration.ofSeconds(1),
         "every trigger of the window in the history, SUCCESS",
-        () -> succeededInHistory(pg, window) == window.size());
+        () -> succeededInHistory(pg, window),
+        succeeded -> succeeded == window.size(),
+        window.size() + " triggers SUCCESS in kairos_trigger");
     log.info(
         "DRILL postgres-outage: down {} s; the history held all {} triggers of the window {} s"
             + " after the drill's checks",

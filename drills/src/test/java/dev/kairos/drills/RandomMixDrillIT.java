@@ -33,7 +33,7 @@ class RandomMixDrillIT extends DrillBase {
   private static final Duration WHOLE_DEADLINE = Duration.ofSeconds(180);
 
   private final Random random = new Random(SEED);
-  private final List<DrillExecutor> liveExecutors = new ArrayList<>();
+  private final List<DrillExecutor> running = new ArrayList<>();
   private boolean executorKilled;
 
   /** Injects a fault, lets it last {@code length}, heals it; says what happened. */
@@ -47,12 +47,12 @@ class RandomMixDrillIT extends DrillBase {
 
   @Test
   void aRandomSequenceOfFaultsCostsNoFire() throws Exception {
-    liveExecutors.addAll(cluster.executors());
+    running.addAll(liveExecutors());
     List<Fault> faults = faults();
     log.info("DRILL random-mix: seed {} for {} s of faults", SEED, MIX.toSeconds());
 
     long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(6));
+    letRun(BEFORE_FAULT);
     long mixFrom = System.currentTimeMillis();
     List<String> happened = new ArrayList<>();
     while (System.currentTimeMillis() - mixFrom < MIX.toMillis()) {
@@ -66,7 +66,7 @@ class RandomMixDrillIT extends DrillBase {
       letRun(Duration.ofMillis(2_000 + random.nextInt(6_000)));
     }
     long mixTo = System.currentTimeMillis();
-    letRun(Duration.ofSeconds(8));
+    letRun(AFTER_RECOVERY);
     long to = System.currentTimeMillis();
 
     StartLedger.Outcome outcome =
@@ -161,11 +161,11 @@ class RandomMixDrillIT extends DrillBase {
   }
 
   private String replaceAnExecutor() {
-    DrillExecutor victim = liveExecutors.remove(random.nextInt(liveExecutors.size()));
+    DrillExecutor victim = running.remove(random.nextInt(running.size()));
     victim.process().kill();
     executorKilled = true;
     DrillExecutor replacement = cluster.startExecutor();
-    liveExecutors.add(replacement);
+    running.add(replacement);
     return victim.instanceId() + " killed, " + replacement.instanceId() + " started";
   }
 
@@ -184,7 +184,7 @@ class RandomMixDrillIT extends DrillBase {
   private void awaitWhole() {
     cluster.awaitMembers(cluster.nodes(), NODES, WHOLE_DEADLINE);
     cluster.awaitLeader(cluster.nodes(), WHOLE_DEADLINE);
-    liveExecutors.forEach(e -> cluster.awaitExecutorSlot(e, WHOLE_DEADLINE));
+    running.forEach(e -> cluster.awaitExecutorSlot(e, WHOLE_DEADLINE));
   }
 
   private static Fault fault(String name, FaultBody body) {

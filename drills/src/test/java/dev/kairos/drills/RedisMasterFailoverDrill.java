@@ -39,7 +39,7 @@ abstract class RedisMasterFailoverDrill extends DrillBase {
     int master = redisCluster.masterOwning(RedisKeys.due(0));
     int replica = redisCluster.replicaOf(master);
     long from = System.currentTimeMillis() + 2_000;
-    letRun(Duration.ofSeconds(6));
+    letRun(BEFORE_FAULT);
     double waitsBefore = sum(cluster.nodes(), "kairos_redis_wait_calls_total");
     double unackedBefore = sum(cluster.nodes(), "kairos_redis_wait_unacknowledged_total");
 
@@ -49,7 +49,7 @@ abstract class RedisMasterFailoverDrill extends DrillBase {
     redisCluster.killNode(master);
     Duration promotion = redisCluster.awaitPromoted(replica, PROMOTION_DEADLINE);
     long promotedAt = System.currentTimeMillis();
-    letRun(Duration.ofSeconds(10));
+    letRun(AFTER_RECOVERY);
     // Whole again for whatever runs next in this JVM: the old master comes back as a replica.
     redisCluster.restartNode(master);
     letRun(Duration.ofSeconds(2));

@@ -130,7 +130,10 @@ class RedisRebuilderIT {
       assertThat(withoutNextFire(fx.redis.sync().hgetall(RedisKeys.job(s, id))))
           .as("job %s", id)
           .isEqualTo(withoutNextFire(e.getValue()));
-      assertThat(fx.redis.sync().sismember(RedisKeys.jobIndex(s), id)).isTrue();
+      assertThat(fx.redis.sync().zscore(RedisKeys.jobIds(s), id)).isEqualTo(0.0);
+      assertThat(fx.redis.sync().zscore(RedisKeys.appJobIds(s), e.getValue().get("app") + ":" + id))
+          .as("per-app index entry of %s", id)
+          .isEqualTo(0.0);
       // Never claimed and rebuilt within the misfire threshold: the same next fire as before.
       assertThat(fx.redis.sync().zscore(RedisKeys.due(s), id))
           .as("due score of %s", id)

@@ -8,6 +8,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedPostgreSql;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.sync.store.SyncStore;
 import dev.kairos.sync.worker.SchemaMigrator;
 import dev.kairos.sync.worker.StreamSyncWorker;
@@ -112,27 +113,9 @@ final class SyncFixture implements AutoCloseable {
         fastConfig(consumer), new SyncMetrics(new SimpleMeterRegistry()), SyncFaults.NONE);
   }
 
+  /** Polls {@code condition} until it holds, or fails naming {@code what} ({@link Poll#until}). */
   static void await(Duration timeout, String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    RuntimeException last = null;
-    while (true) {
-      try {
-        if (condition.getAsBoolean()) {
-          return;
-        }
-      } catch (RuntimeException e) {
-        last = e;
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what, last);
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what, e);
-      }
-    }
+    Poll.until(timeout, what, condition::getAsBoolean);
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.kairos.core.model.JobHash;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.Poll;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import java.time.Duration;
@@ -114,21 +115,11 @@ public final class ClusterFixture implements AutoCloseable {
   }
 
   /**
-   * Polls {@code condition} every 20 ms until it holds; fails with {@code what} at the deadline.
+   * Polls {@code condition} until it holds; fails with {@code what} at the deadline ({@link
+   * Poll#until}, the kit's one wait).
    */
   public static void await(Duration timeout, String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what, e);
-      }
-    }
+    Poll.until(timeout, what, condition::getAsBoolean);
   }
 
   @Override

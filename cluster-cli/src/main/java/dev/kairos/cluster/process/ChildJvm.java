@@ -187,6 +187,13 @@ public final class ChildJvm implements AutoCloseable {
     paused = true;
   }
 
+  /**
+   * Whether the process was paused ({@link #pause()}) and not resumed, restarted or killed since.
+   */
+  public boolean isPaused() {
+    return paused && isAlive();
+  }
+
   /** SIGCONT after {@link #pause()}. */
   public void resume() {
     signal("CONT");

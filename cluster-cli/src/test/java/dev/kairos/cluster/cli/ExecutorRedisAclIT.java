@@ -3,6 +3,7 @@ package dev.kairos.cluster.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kairos.core.log.LogLine;
 import dev.kairos.core.model.TriggerState;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
@@ -12,6 +13,7 @@ import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.slot.SlotLease;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.mq.slot.SlotRegistry;
+import dev.kairos.protocol.log.TriggerLogScript;
 import dev.kairos.protocol.slot.SlotInfo;
 import dev.kairos.protocol.start.CompletionOutcome;
 import dev.kairos.protocol.start.StartOutcome;
@@ -33,6 +35,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +45,8 @@ import org.junit.jupiter.api.Test;
  * with ACLs: as that user, the executor's own Redis code works — joining the cluster metadata and
  * the dedup window ({@link TriggerRecords#connect}), claiming, renewing and releasing a slot lease
  * ({@link SlotLease}), reading live slots, the start claim, the state read and the completion
- * scripts, the cancel poll — and everything outside its keys and commands is refused with NOPERM.
+ * scripts, the cancel poll, shipping a run's live log — and everything outside its keys and
+ * commands is refused with NOPERM.
  */
 class ExecutorRedisAclIT {
 
@@ -123,12 +127,39 @@ class ExecutorRedisAclIT {
   }
 
   @Test
+  void aRunsLiveLogShipsAsTheAclUser() throws Exception {
+    RedisKeys keys = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
+    long fireMs = System.currentTimeMillis();
+    String triggerId = "acl-log-job:" + fireMs;
+    Object shipped =
+        new TriggerLogScript(executor, keys)
+            .appendAsync(
+                Duration.ofMinutes(10).toMillis(),
+                1_000,
+                triggerId,
+                "acl-log-job",
+                fireMs,
+                List.of(
+                    new LogLine(1, fireMs, "INFO", "first line"),
+                    new LogLine(2, fireMs + 1, "WARN", "second line")))
+            .toCompletableFuture()
+            .get(5, TimeUnit.SECONDS);
+
+    assertThat(shipped).isEqualTo(2L);
+    String logKey = RedisKeys.triggerLog(keys.shardOf("acl-log-job"), triggerId);
+    assertThat(admin.sync().zrange(logKey, 0, -1))
+        .extracting(member -> LogLine.decode(member).text())
+        .containsExactly("first line", "second line");
+    assertThat(admin.sync().pttl(logKey)).isPositive();
+  }
+
+  @Test
   void everythingOutsideTheExecutorsKeysAndCommandsIsRefused() {
     assertNoPerm(() -> executor.sync().zadd(RedisKeys.due(0), 1.0, "job"));
     // Job hashes are readable (the start claim checks the job is still live); on Redis 6.2, which
     // has no read-only key patterns, that pattern is writable too: Redis 7 deployments use %R~.
     assertNoPerm(() -> executor.sync().zadd(RedisKeys.wheel(0, "node-1"), 1.0, "job:1"));
-    assertNoPerm(() -> executor.sync().hset(RedisKeys.jobIndex(0), "job", "1"));
+    assertNoPerm(() -> executor.sync().zadd(RedisKeys.jobIds(0), 0.0, "job"));
     assertNoPerm(() -> executor.sync().get(RedisKeys.fence(0)));
     assertNoPerm(() -> executor.sync().hset(RedisKeys.slots("other-app"), "0", "{}"));
     assertNoPerm(() -> executor.sync().keys("*"));

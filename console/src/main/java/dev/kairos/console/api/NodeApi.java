@@ -27,7 +27,20 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  */
 public final class NodeApi {
 
+  /**
+   * How long a download may take once its answer started: an export of a million jobs streams for a
+   * minute or so, far beyond the timeout of an ordinary call.
+   */
+  static final Duration DOWNLOAD_TIMEOUT = Duration.ofMinutes(30);
+
+  /** Receives the body of a download as it arrives. */
+  @FunctionalInterface
+  public interface BodySink {
+    void accept(InputStream body) throws IOException;
+  }
+
   private final RestClient http;
+  private final RestClient downloads;
   private final ObjectMapper json;
   private final String baseUrl;
 
@@ -39,12 +52,40 @@ public final class NodeApi {
     JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
     requests.setReadTimeout(timeout);
     this.http = RestClient.builder().requestFactory(requests).build();
+    JdkClientHttpRequestFactory longRequests = new JdkClientHttpRequestFactory(client);
+    longRequests.setReadTimeout(DOWNLOAD_TIMEOUT);
+    this.downloads = RestClient.builder().requestFactory(longRequests).build();
     this.json = json;
     this.baseUrl = baseUrl == null ? "" : baseUrl.replaceAll("/+$", "");
   }
 
   public ApiResponse get(String path) {
     return call(HttpMethod.GET, path, null);
+  }
+
+  /**
+   * A GET whose answer may be large (an export): on success {@code sink} reads the body as it
+   * arrives, so it is never held whole, and the answer carries only the status; otherwise the
+   * problem is read as for {@link #get}.
+   */
+  public ApiResponse download(String path, BodySink sink) {
+    return downloads
+        .get()
+        .uri(URI.create(base() + path))
+        .header(HttpHeaders.AUTHORIZATION, "Bearer " + currentUser().token())
+        .accept(MediaType.APPLICATION_JSON, MediaType.APPLICATION_PROBLEM_JSON)
+        .exchange(
+            (req, res) -> {
+              int status = res.getStatusCode().value();
+              try (InputStream in = res.getBody()) {
+                if (status >= 200 && status < 300) {
+                  sink.accept(in);
+                  return ApiResponse.of(status, null);
+                }
+                byte[] bytes = in.readAllBytes();
+                return ApiResponse.of(status, bytes.length == 0 ? null : parse(bytes));
+              }
+            });
   }
 
   public ApiResponse post(String path, Object body) {

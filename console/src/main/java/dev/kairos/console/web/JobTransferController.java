@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.console.api.ApiProblem;
 import dev.kairos.console.api.ApiResponse;
 import dev.kairos.console.api.NodeApi;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.util.Map;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -45,23 +45,32 @@ class JobTransferController {
     return "console/jobs-transfer";
   }
 
-  /** The export as a file download; an empty app exports every job. */
+  /**
+   * The export as a file download; an empty app exports every job. The API's document is copied to
+   * the browser as it arrives (the node streams it), so neither side holds the whole export.
+   */
   @GetMapping("/console/job-export")
-  Object export(@RequestParam(defaultValue = "") String app, RedirectAttributes redirect)
-      throws IOException {
+  String export(
+      @RequestParam(defaultValue = "") String app,
+      HttpServletResponse response,
+      RedirectAttributes redirect) {
     String filter = app.isBlank() ? "" : "?app=" + Paths.query(app.trim());
-    ApiResponse answer = api.get("/api/v1/job-export" + filter);
+    String name = "kairos-jobs" + (app.isBlank() ? "" : "-" + app.trim()) + ".json";
+    ApiResponse answer =
+        api.download(
+            "/api/v1/job-export" + filter,
+            body -> {
+              response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+              response.setHeader(
+                  HttpHeaders.CONTENT_DISPOSITION,
+                  ContentDisposition.attachment().filename(name).build().toString());
+              body.transferTo(response.getOutputStream());
+            });
     if (!answer.ok()) {
       redirect.addFlashAttribute("problem", answer.problem());
       return "redirect:/console/job-transfer";
     }
-    String name = "kairos-jobs" + (app.isBlank() ? "" : "-" + app.trim()) + ".json";
-    return ResponseEntity.ok()
-        .contentType(MediaType.APPLICATION_JSON)
-        .header(
-            HttpHeaders.CONTENT_DISPOSITION,
-            ContentDisposition.attachment().filename(name).build().toString())
-        .body(json.writerWithDefaultPrettyPrinter().writeValueAsBytes(answer.body()));
+    return null; // written above
   }
 
   /** Uploads a file and previews it: the API's dry run, nothing changed yet. */

@@ -9,6 +9,7 @@ import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.schedule.CronDialect;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,13 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 class JobsController {
 
   static final int PAGE_SIZE = 50;
+
+  /** Cursors of earlier pages a list URL carries for "Previous" (about 90 characters each). */
+  static final int TRAIL = 20;
+
+  /** The first page's place in a trail (it has no cursor; API cursors never read so). */
+  static final String FIRST = "first";
+
   private static final int PREVIEW_COUNT = 5;
 
   private final NodeApi api;
@@ -38,30 +46,66 @@ class JobsController {
     this.api = api;
   }
 
+  /**
+   * One page of the list, by the API's cursor: "Next" passes the page's {@code nextCursor}, and the
+   * cursors of the pages before it travel in {@code trail} (at most {@value #TRAIL} of them, oldest
+   * dropped first), so "Previous" is a link too; "First page" starts over.
+   */
   @GetMapping("/console/jobs")
   String list(
       @RequestParam(defaultValue = "") String q,
       @RequestParam(defaultValue = "") String app,
       @RequestParam(defaultValue = "") String enabled,
-      @RequestParam(defaultValue = "0") int page,
+      @RequestParam(defaultValue = "") String idPrefix,
+      @RequestParam(defaultValue = "") String cursor,
+      @RequestParam(defaultValue = "") String trail,
       Model model) {
-    StringBuilder path = new StringBuilder("/api/v1/jobs?size=" + PAGE_SIZE + "&page=" + page);
+    StringBuilder filters = new StringBuilder();
     if (!q.isBlank()) {
-      path.append("&q=").append(Paths.query(q.trim()));
+      filters.append("&q=").append(Paths.query(q.trim()));
     }
     if (!app.isBlank()) {
-      path.append("&app=").append(Paths.query(app.trim()));
+      filters.append("&app=").append(Paths.query(app.trim()));
+    }
+    if (!idPrefix.isBlank()) {
+      filters.append("&idPrefix=").append(Paths.query(idPrefix.trim()));
     }
     if (enabled.equals("true") || enabled.equals("false")) {
-      path.append("&enabled=").append(enabled);
+      filters.append("&enabled=").append(enabled);
     }
-    ApiResponse jobs = api.get(path.toString());
+    String path = "/api/v1/jobs?size=" + PAGE_SIZE + filters;
+    if (!cursor.isBlank()) {
+      path += "&cursor=" + Paths.query(cursor.trim());
+    }
+    ApiResponse jobs = api.get(path);
+    List<String> before = trail.isBlank() ? List.of() : List.of(trail.split("\\.", -1));
     model.addAttribute("q", q).addAttribute("app", app).addAttribute("enabled", enabled);
-    model.addAttribute("page", page);
+    model.addAttribute("idPrefix", idPrefix);
     model.addAttribute("jobs", jobs.ok() ? jobs.list("items") : List.of());
-    model.addAttribute("total", jobs.body().getOrDefault("total", 0));
+    model.addAttribute("total", jobs.ok() ? jobs.body().get("total") : null);
     model.addAttribute("problem", jobs.ok() ? null : jobs.problem());
+    model.addAttribute("firstPage", cursor.isBlank());
+    Object next = jobs.ok() ? jobs.body().get("nextCursor") : null;
+    if (next != null) {
+      List<String> longer = new ArrayList<>(before);
+      longer.add(cursor.isBlank() ? FIRST : cursor.trim());
+      model.addAttribute("nextCursor", next.toString());
+      model.addAttribute("nextTrail", String.join(".", tail(longer)));
+    }
+    if (!before.isEmpty()) {
+      String previous = before.get(before.size() - 1);
+      model.addAttribute("previousCursor", previous.equals(FIRST) ? "" : previous);
+      model.addAttribute("previousTrail", String.join(".", before.subList(0, before.size() - 1)));
+    } else if (!cursor.isBlank()) {
+      model.addAttribute("previousCursor", ""); // the trail was cut: back to the first page
+      model.addAttribute("previousTrail", "");
+    }
     return "console/jobs";
+  }
+
+  /** The newest {@value #TRAIL} cursors of a trail. */
+  private static List<String> tail(List<String> trail) {
+    return trail.size() <= TRAIL ? trail : trail.subList(trail.size() - TRAIL, trail.size());
   }
 
   @GetMapping("/console/jobs/new")

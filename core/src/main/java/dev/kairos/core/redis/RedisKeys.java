@@ -66,8 +66,31 @@ public final class RedisKeys {
     return tag(shard) + "job:" + jobId;
   }
 
-  /** SET: ids of every job of the shard, enabled or not, so listing needs no SCAN. */
-  public static String jobIndex(int shard) {
+  /**
+   * ZSET, every score 0: the id of every job of the shard, enabled or not, in byte order. Lists
+   * read it with {@code ZRANGEBYLEX} from a cursor, so a page costs a few ids per shard instead of
+   * a read of every job ({@code JobIndex}); {@code ZCARD} counts the shard's jobs. Kept by the job
+   * scripts in the same call as the job. Replaces the unordered {@link #legacyJobIndex} SET.
+   */
+  public static String jobIds(int shard) {
+    return tag(shard) + "ids";
+  }
+
+  /**
+   * ZSET, every score 0: {@code <app>:<id>} of every job of the shard, so one app's jobs are one
+   * lex range ({@code [<app>: (<app>;}) in id order. An app name has no {@code :}, so the first one
+   * separates app and id. Kept by the job scripts beside {@link #jobIds}.
+   */
+  public static String appJobIds(int shard) {
+    return tag(shard) + "appids";
+  }
+
+  /**
+   * SET: the unordered job index written by versions before {@link #jobIds}. A node folds it into
+   * the ordered indexes at start and it disappears ({@code JobIndexRepair}); only an older node
+   * still writes it, during a rolling upgrade.
+   */
+  public static String legacyJobIndex(int shard) {
     return tag(shard) + "jobs";
   }
 

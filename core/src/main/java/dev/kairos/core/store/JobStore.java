@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -26,13 +25,14 @@ import java.util.concurrent.TimeUnit;
  * Write-through storage of job definitions in Redis, the source of truth.
  *
  * <p>Every write is one Lua script call on the job's shard that updates the job hash, the shard's
- * due ZSET and its events stream together, so the scanner, the wheels and persistence-sync never
- * see one without the others. First fire times are computed here, from the injected cluster clock:
- * cron and fixed rate at their next time after now, FIXED_DELAY one interval after now, a one-shot
- * at its instant. API-only and disabled jobs are not in the due ZSET. Input is validated before
- * anything is written, and so are child job lists: a save that would close a cycle of child jobs
- * through the stored jobs is rejected ({@link ChildCycleCheck}; the race of two concurrent saves is
- * bounded at trigger time by the child chain depth).
+ * due ZSET, its job indexes ({@link RedisKeys#jobIds}, {@link RedisKeys#appJobIds}; read by {@link
+ * JobIndex}) and its events stream together, so the scanner, the wheels, the lists and
+ * persistence-sync never see one without the others. First fire times are computed here, from the
+ * injected cluster clock: cron and fixed rate at their next time after now, FIXED_DELAY one
+ * interval after now, a one-shot at its instant. API-only and disabled jobs are not in the due
+ * ZSET. Input is validated before anything is written, and so are child job lists: a save that
+ * would close a cycle of child jobs through the stored jobs is rejected ({@link ChildCycleCheck};
+ * the race of two concurrent saves is bounded at trigger time by the child chain depth).
  *
  * <p>Thread-safe; holds no resources of its own (the {@link KairosRedis} belongs to the caller).
  */
@@ -44,7 +44,7 @@ public final class JobStore {
   /** Enabling races a schedule change at most this often before giving up. */
   private static final int MAX_ENABLE_ATTEMPTS = 5;
 
-  private static final long LIST_TIMEOUT_SECONDS = 30;
+  private static final long TIMEOUT_SECONDS = 30;
 
   private final KairosRedis redis;
   private final RedisKeys keys;
@@ -127,8 +127,9 @@ public final class JobStore {
               RedisKeys.job(shard, stored.id()),
               RedisKeys.due(shard),
               RedisKeys.events(shard),
-              RedisKeys.jobIndex(shard),
-              RedisKeys.enabledApps(shard)
+              RedisKeys.jobIds(shard),
+              RedisKeys.enabledApps(shard),
+              RedisKeys.appJobIds(shard)
             },
             args.toArray(String[]::new))
         .thenApply(
@@ -194,7 +195,9 @@ public final class JobStore {
               RedisKeys.job(shard, job.id()),
               RedisKeys.due(shard),
               RedisKeys.events(shard),
-              RedisKeys.enabledApps(shard)
+              RedisKeys.enabledApps(shard),
+              RedisKeys.jobIds(shard),
+              RedisKeys.appJobIds(shard)
             },
             args);
     return switch (status(reply)) {
@@ -330,17 +333,6 @@ public final class JobStore {
     return Optional.ofNullable(redis.sync().zscore(RedisKeys.due(keys.shardOf(jobId)), jobId));
   }
 
-  /** Every job of one shard, read with one pipelined round of HGETALLs; order unspecified. */
-  public List<JobDefinition> listShard(int shard) {
-    if (shard < 0 || shard >= keys.shards()) {
-      throw new IllegalArgumentException(
-          "shard must be in 0.." + (keys.shards() - 1) + " but was " + shard);
-    }
-    Set<String> ids = redis.sync().smembers(RedisKeys.jobIndex(shard));
-    // A job deleted between SMEMBERS and HGETALL reads as empty and is left out.
-    return getAll(List.copyOf(ids)).stream().flatMap(Optional::stream).toList();
-  }
-
   private void delete(String jobId, String expectedVersion) {
     checkDeleted(jobId, expectedVersion, await(deleteScriptAsync(jobId, expectedVersion), jobId));
   }
@@ -353,8 +345,9 @@ public final class JobStore {
           RedisKeys.job(shard, jobId),
           RedisKeys.due(shard),
           RedisKeys.events(shard),
-          RedisKeys.jobIndex(shard),
-          RedisKeys.enabledApps(shard)
+          RedisKeys.jobIds(shard),
+          RedisKeys.enabledApps(shard),
+          RedisKeys.appJobIds(shard)
         },
         List.of(jobId, expectedVersion, eventsMaxLen, Long.toString(clock.nowMs())));
   }
@@ -418,7 +411,7 @@ public final class JobStore {
   /** Waits for a write; its own exceptions (not found, conflict) are thrown as they are. */
   private static <T> T await(CompletableFuture<T> write, String jobId) {
     try {
-      return write.get(LIST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      return write.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new KairosException("interrupted while writing job " + jobId, e);
@@ -454,12 +447,12 @@ public final class JobStore {
 
   private static <T> T join(CompletableFuture<T> future) {
     try {
-      return future.get(LIST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new KairosException("interrupted while listing jobs", e);
+      throw new KairosException("interrupted while reading jobs", e);
     } catch (Exception e) {
-      throw new KairosException("cannot list jobs", e);
+      throw new KairosException("cannot read jobs", e);
     }
   }
 }

@@ -9,13 +9,13 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** Everything a job write can touch in one shard, for "bad input changes nothing" assertions. */
 record ShardSnapshot(
     Map<String, String> job,
     List<ScoredValue<String>> due,
-    Set<String> index,
+    List<String> index,
+    List<String> appIndex,
     long eventCount,
     String lastEventId) {
 
@@ -26,7 +26,8 @@ record ShardSnapshot(
     return new ShardSnapshot(
         r.hgetall(RedisKeys.job(shard, jobId)),
         r.zrangeWithScores(RedisKeys.due(shard), 0, -1),
-        r.smembers(RedisKeys.jobIndex(shard)),
+        r.zrange(RedisKeys.jobIds(shard), 0, -1),
+        r.zrange(RedisKeys.appJobIds(shard), 0, -1),
         r.xlen(RedisKeys.events(shard)),
         last.isEmpty() ? "" : last.get(0).getId());
   }

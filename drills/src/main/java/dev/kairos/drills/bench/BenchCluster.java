@@ -15,13 +15,20 @@ import dev.kairos.drills.DrillNode;
 import dev.kairos.drills.StartLedger;
 import dev.kairos.drills.StartRecorder;
 import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.protocol.record.TriggerFields;
 import io.lettuce.core.RedisFuture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +54,7 @@ final class BenchCluster implements AutoCloseable {
   private static final Duration START_DEADLINE = Duration.ofSeconds(240);
   private static final Duration QUIET_FOR = Duration.ofSeconds(5);
   private static final Duration QUIET_DEADLINE = Duration.ofSeconds(120);
+  private static final Duration SETTLE_DEADLINE = Duration.ofMinutes(10);
 
   private final ClusterShape shape;
   private final Path dir;
@@ -186,9 +194,69 @@ final class BenchCluster implements AutoCloseable {
     return infra.postgres();
   }
 
-  /** Redis' used_memory and key count now. */
+
+  /**
+   * {@code dispatchedMs} and {@code startedMs} of each trigger of {@code ids}: from its record in
+   * Redis, or, once persistence-sync has compacted the record to a tombstone, from its history row
+   * in PostgreSQL; nulls where neither has it.
+   */
+  Map<String, Long[]> stageTimestamps(Collection<String> ids) {
+    Map<String, Long[]> out =
+        new HashMap<>(
+            ledger.timestamps(ids, TriggerFields.DISPATCHED_MS, TriggerFields.STARTED_MS));
+    List<String> compacted =
+        ids.stream()
+            .filter(id -> out.get(id) == null || (out.get(id)[0] == null && out.get(id)[1] == null))
+            .toList();
+    if (compacted.isEmpty() || infra.postgres() == null) {
+      return out;
+    }
+    try (Connection c = infra.postgres().connect();
+        PreparedStatement select =
+            c.prepareStatement(
+                "SELECT trigger_id, dispatched_ms, started_ms FROM kairos_trigger"
+                    + " WHERE trigger_id = ANY (?)")) {
+      select.setArray(1, c.createArrayOf("text", compacted.toArray()));
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          out.put(
+              rows.getString(1),
+              new Long[] {rows.getObject(2, Long.class), rows.getObject(3, Long.class)});
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the history rows of compacted triggers", e);
+    }
+    return out;
+  }
+
+  /** Redis' used_memory, key count and the history sync's backlog now. */
   RedisMemory memory() {
-    return RedisMemory.read(redis);
+    return RedisMemory.read(redis, keys, shape.sync());
+  }
+
+  /**
+   * Waits until persistence-sync has written every event so far (no-op without it), so the next row
+   * does not pay for this row's history; prints how long that took.
+   */
+  void settleHistory() {
+    if (!shape.sync()) {
+      return;
+    }
+    long began = System.nanoTime();
+    SyncBacklog[] last = {SyncBacklog.read(redis, keys)};
+    if (last[0].caughtUp()) {
+      return;
+    }
+    BenchOut.say("history sync %s: waiting for it before the next row", last[0]);
+    Poll.until(
+        SETTLE_DEADLINE,
+        Duration.ofSeconds(1),
+        "persistence-sync to write every event (last: " + last[0] + ")",
+        () -> (last[0] = SyncBacklog.read(redis, keys)).caughtUp());
+    BenchOut.say(
+        "history sync caught up in %.1f s; Redis now %s",
+        (System.nanoTime() - began) / 1e9, memory());
   }
 
   /** Creation time of every job (the FIXED_RATE anchor), read from its hash in Redis. */

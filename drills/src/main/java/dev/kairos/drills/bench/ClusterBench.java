@@ -126,6 +126,7 @@ public final class ClusterBench {
           workload == Workload.MIDNIGHT ? options.midnightJobs() : options.jobs();
       for (int jobs : ladder) {
         cluster.removeJobs(previous);
+        cluster.settleHistory();
         List<String> ids = new ArrayList<>();
         previous = ids;
         BenchRow row = runRow(workload, jobs, ids);

@@ -119,7 +119,7 @@ final class MidnightRow {
     StartLedger.Outcome outcome =
         cluster.drain(expected, System.currentTimeMillis() + AFTER_FOLLOW_DRAIN.toMillis());
     Map<String, List<StartLedger.Start>> logged = StartLedger.readLogs(cluster.executors());
-    StartStats stats = StartStats.of(cluster.ledger(), outcome, logged);
+    StartStats stats = StartStats.of(cluster::stageTimestamps, outcome, logged);
     BenchRow benchRow =
         new BenchRow(
             Workload.MIDNIGHT,
@@ -136,8 +136,8 @@ final class MidnightRow {
             stats.lateness(),
             // The last start was logged before the reading that saw it: [from, to] inclusive.
             StartStats.startsBetween(logged, from, to + 1),
-            stats.fireToAck(),
-            stats.ackToClaim(),
+            stats.ackBeforeFire(),
+            stats.fireToClaim(),
             stats.claimToHandler(),
             measured.cpu(),
             cluster.memory(),

@@ -72,7 +72,7 @@ final class RecurringRow {
     measured.report(workload + " row " + row, expected.size());
     StartLedger.Outcome outcome = cluster.drain(expected, to + DRAIN_CAP.toMillis());
     Map<String, List<StartLedger.Start>> logged = StartLedger.readLogs(cluster.executors());
-    StartStats stats = StartStats.of(cluster.ledger(), outcome, logged);
+    StartStats stats = StartStats.of(cluster::stageTimestamps, outcome, logged);
     BenchRow benchRow =
         new BenchRow(
             workload,
@@ -88,8 +88,8 @@ final class RecurringRow {
             stats.early(),
             stats.lateness(),
             StartStats.startsBetween(logged, from, to),
-            stats.fireToAck(),
-            stats.ackToClaim(),
+            stats.ackBeforeFire(),
+            stats.fireToClaim(),
             stats.claimToHandler(),
             measured.cpu(),
             cluster.memory(),

@@ -1,17 +1,22 @@
 package dev.kairos.drills.bench;
 
 import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
 import java.util.Locale;
 
 /**
  * What Redis holds at one moment: {@code used_memory} ({@code INFO memory}, bytes the allocator
- * handed to Redis) and {@code DBSIZE} (keys of the selected database, all of Kairos').
+ * handed to Redis), {@code DBSIZE} (keys of the selected database, all of Kairos') and how far
+ * persistence-sync trails (records stay full size until their history is written).
  */
-record RedisMemory(long usedMemory, long keys) {
+record RedisMemory(long usedMemory, long keys, SyncBacklog sync) {
 
-  /** Reads both now. */
-  static RedisMemory read(KairosRedis redis) {
-    return new RedisMemory(usedMemory(redis.sync().info("memory")), redis.sync().dbsize());
+  /** Reads all three now; {@code withSync} false (no persistence-sync) reads no backlog. */
+  static RedisMemory read(KairosRedis redis, RedisKeys shards, boolean withSync) {
+    return new RedisMemory(
+        usedMemory(redis.sync().info("memory")),
+        redis.sync().dbsize(),
+        withSync ? SyncBacklog.read(redis, shards) : null);
   }
 
   /** {@code used_memory} from the text of {@code INFO memory}; -1 when absent. */
@@ -33,8 +38,18 @@ record RedisMemory(long usedMemory, long keys) {
     return String.format(Locale.ROOT, "%,d", keys);
   }
 
+  /** Seconds persistence-sync trails the newest event, or "–" without it. */
+  String syncBehindText() {
+    return sync == null ? "–" : String.format(Locale.ROOT, "%.1f", sync.behindMs() / 1e3);
+  }
+
   @Override
   public String toString() {
-    return "used_memory " + usedMegabytes() + " MB, " + keysText() + " keys";
+    return "used_memory "
+        + usedMegabytes()
+        + " MB, "
+        + keysText()
+        + " keys"
+        + (sync == null ? "" : ", history sync " + sync);
   }
 }

@@ -27,19 +27,21 @@ final class Soak {
       double load) {
 
     static String header() {
-      return "| minute | at (UTC) | Redis used_memory MB | Redis keys | fires due | starts logged "
-          + "| CPU µs/start (processes) | machine busy µs/start | load 1 min |\n"
-          + "|---|---|---|---|---|---|---|---|---|";
+      return "| minute | at (UTC) | Redis used_memory MB | Redis keys | history sync behind s "
+          + "| fires due | starts logged | CPU µs/start (processes) | machine busy µs/start "
+          + "| load 1 min |\n"
+          + "|---|---|---|---|---|---|---|---|---|---|";
     }
 
     String line() {
       return String.format(
           Locale.ROOT,
-          "| %d | %s | %s | %s | %,d | %,d | %,.0f | %,.0f | %.2f |",
+          "| %d | %s | %s | %s | %s | %,d | %,d | %,.0f | %,.0f | %.2f |",
           minute,
           Instant.ofEpochMilli(atMs),
           memory.usedMegabytes(),
           memory.keysText(),
+          memory.syncBehindText(),
           firesDue,
           startsLogged,
           KeepUp.microsPerFire(cpu.processTotalMicros(), startsLogged),

@@ -1,22 +1,29 @@
 package dev.kairos.drills.bench;
 
 import dev.kairos.drills.StartLedger;
-import dev.kairos.protocol.record.TriggerFields;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * How a row's expected fires started: the lateness of each first start, how many started before
- * their time, and the stages of each from its trigger record — scheduled fire → broker ack ({@code
- * dispatchedMs}), ack → the executor's start claim ({@code startedMs}), claim → the handler's first
- * line (start log).
+ * their time, and the stages of each from its trigger's timestamps — how far ahead of its fire time
+ * the broker's ack was recorded ({@code dispatchedMs}; the node sends a trigger its pre-dispatch
+ * lead ahead, so this is about the lead; negative, counted as 0, when it was sent late), scheduled
+ * fire → the executor's start claim ({@code startedMs}), claim → the handler's first line (start
+ * log).
  */
-record StartStats(Dist lateness, long early, Dist fireToAck, Dist ackToClaim, Dist claimToHandler) {
+record StartStats(
+    Dist lateness, long early, Dist ackBeforeFire, Dist fireToClaim, Dist claimToHandler) {
 
-  /** From a drained outcome, the start logs as read after it, and the trigger records. */
+  /**
+   * From a drained outcome, the start logs as read after it, and {@code timestamps}: each trigger's
+   * {@code dispatchedMs} and {@code startedMs} (either may be null).
+   */
   static StartStats of(
-      StartLedger ledger,
+      Function<Collection<String>, Map<String, Long[]>> timestamps,
       StartLedger.Outcome outcome,
       Map<String, List<StartLedger.Start>> logged) {
     List<Long> lateness = new ArrayList<>();
@@ -28,21 +35,19 @@ record StartStats(Dist lateness, long early, Dist fireToAck, Dist ackToClaim, Di
         early++;
       }
     }
-    Map<String, Long[]> records =
-        ledger.timestamps(
-            outcome.firstStartMs().keySet(), TriggerFields.DISPATCHED_MS, TriggerFields.STARTED_MS);
-    List<Long> fireToAck = new ArrayList<>();
-    List<Long> ackToClaim = new ArrayList<>();
+    Map<String, Long[]> records = timestamps.apply(outcome.firstStartMs().keySet());
+    List<Long> ackBeforeFire = new ArrayList<>();
+    List<Long> fireToClaim = new ArrayList<>();
     List<Long> claimToHandler = new ArrayList<>();
     records.forEach(
         (trigger, r) -> {
           Long dispatched = r[0];
           Long started = r[1];
           if (dispatched != null) {
-            fireToAck.add(dispatched - fireMs(trigger));
+            ackBeforeFire.add(fireMs(trigger) - dispatched);
           }
-          if (dispatched != null && started != null) {
-            ackToClaim.add(started - dispatched);
+          if (started != null) {
+            fireToClaim.add(started - fireMs(trigger));
           }
           List<StartLedger.Start> starts = logged.get(trigger);
           if (started != null && starts != null) {
@@ -52,7 +57,11 @@ record StartStats(Dist lateness, long early, Dist fireToAck, Dist ackToClaim, Di
           }
         });
     return new StartStats(
-        Dist.of(lateness), early, Dist.of(fireToAck), Dist.of(ackToClaim), Dist.of(claimToHandler));
+        Dist.of(lateness),
+        early,
+        Dist.of(ackBeforeFire),
+        Dist.of(fireToClaim),
+        Dist.of(claimToHandler));
   }
 
   /** Handler starts logged in {@code [fromMs, toMs)}, of any fire: the work a window's CPU paid. */

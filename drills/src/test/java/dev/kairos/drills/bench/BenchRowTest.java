@@ -37,7 +37,7 @@ class BenchRowTest {
         Dist.EMPTY,
         Dist.EMPTY,
         new CpuMeter.Usage(cpu, jit, switches, 3_000_000L, 40_000_000L),
-        new RedisMemory(123_456_789L, 45_678L),
+        new RedisMemory(123_456_789L, 45_678L, new SyncBacklog(2_500, 10)),
         1.5,
         2.5);
   }
@@ -68,8 +68,8 @@ class BenchRowTest {
   }
 
   @Test
-  void theMainLineCarriesRedisMemoryAndKeysBeforeTheLoad() {
-    assertThat(row(0, 100).mainLine()).endsWith("| 123.5 | 45,678 | 1.50 → 2.50 | yes |");
+  void theMainLineCarriesRedisMemoryKeysAndTheSyncBacklogBeforeTheLoad() {
+    assertThat(row(0, 100).mainLine()).endsWith("| 123.5 | 45,678 | 2.5 | 1.50 → 2.50 | yes |");
   }
 
   @Test

@@ -27,7 +27,8 @@ import java.util.function.ToLongFunction;
  *       kairos.executor.consuming{app}} (1 while taking work), {@code
  *       kairos.executor.lease.remaining{app}} and {@code kairos.executor.lease.age{app}} (seconds:
  *       trust left, and time since the last successful renewal), {@code
- *       kairos.executor.running{app}} (handler runs in progress)
+ *       kairos.executor.running{app}} (handler runs in progress), {@code kairos.executor.held{app}}
+ *       (triggers received ahead of their fire time, waiting for it)
  * </ul>
  */
 public final class ExecutorMetrics implements MeterBinder {
@@ -91,6 +92,10 @@ public final class ExecutorMetrics implements MeterBinder {
     Gauge.builder("kairos.executor.running", executor, e -> e.health().running())
         .tags(tags)
         .description("handler runs in progress")
+        .register(registry);
+    Gauge.builder("kairos.executor.held", executor, KairosExecutor::heldDeliveries)
+        .tags(tags)
+        .description("triggers received ahead of their fire time (pre-dispatch), waiting for it")
         .register(registry);
     logLines(registry, tags, "shipped", TriggerLogShipper::shippedLines);
     logLines(registry, tags, "lost", TriggerLogShipper::lostLines);

@@ -233,8 +233,8 @@ public final class KairosExecutor implements AutoCloseable {
     return current == null ? 0 : current.offsets.pendingCount();
   }
 
-  /** Deliveries waiting for their fire time. Package-private, for tests. */
-  int heldDeliveries() {
+  /** Deliveries received ahead of their fire time (the node's pre-dispatch) and waiting for it. */
+  public int heldDeliveries() {
     return hold == null ? 0 : hold.size();
   }
 

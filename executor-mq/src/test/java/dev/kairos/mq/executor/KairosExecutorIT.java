@@ -367,6 +367,75 @@ class KairosExecutorIT {
   }
 
   @Test
+  void triggersHeldWhenTheLeaseIsLostStartOnlyOnTheSlotsNextOwnerAtTheirFireTime()
+      throws Exception {
+    // Sent its pre-dispatch lead ahead, to slot 0, and held by this executor.
+    long fire = System.currentTimeMillis() + 6_000;
+    TriggerMessage held =
+        TriggerMessage.of(
+            app + "-held:" + fire,
+            app,
+            "count",
+            fire,
+            1,
+            "",
+            0,
+            1,
+            0,
+            BlockStrategy.SERIAL_EXECUTION,
+            1,
+            fire - 6_000);
+    DispatchedTriggers.write(redis, KEYS, held, "DISPATCHED");
+    producer.send(
+        new Message(TopicNames.handlerTopic(app, "count"), codec.encode(held)),
+        new SlotQueueSelector(),
+        0);
+    awaitResults("the trigger held", Duration.ofSeconds(20), () -> executor.heldDeliveries() == 1);
+
+    // Another instance takes slot 0 (as after a pause past the lease); this one moves to slot 1,
+    // still holding the delivery of slot 0's queue, which it never committed.
+    String slots = RedisKeys.slots(app);
+    redis
+        .sync()
+        .hset(
+            slots,
+            "0",
+            "{\"instanceId\":\"thief\",\"slot\":0,\"expiresMs\":99999999999999,"
+                + "\"handlers\":[\"count\"]}");
+    awaitResults(
+        "the executor to re-claim a slot", Duration.ofSeconds(20), () -> executor.reclaims() == 1);
+    assertThat(executor.slot()).isEqualTo(1);
+    KairosExecutor loser = executor;
+
+    redis.sync().hdel(slots, "0"); // the thief goes away; slot 0's next owner starts
+    executor = countingExecutor("next-owner-" + app);
+    try {
+      executor.start();
+      assertThat(executor.slot()).isZero();
+      awaitResults(
+          "the held trigger to run",
+          Duration.ofSeconds(40),
+          () -> count(ResultStatus.SUCCESS) == 1);
+      awaitResults(
+          "the loser's copy released at its fire time",
+          Duration.ofSeconds(20),
+          () -> loser.heldDeliveries() == 0);
+      assertThat(results.get(0).executorId()).isEqualTo("next-owner-" + app);
+      assertThat(runs.get(held.triggerId())).as("started once").hasValue(1);
+      assertThat(firstStartMs.get(held.triggerId())).as("never early").isGreaterThanOrEqualTo(fire);
+      assertThat(loser.stats().started()).as("the loser starts nothing of its lost slot").isZero();
+      assertThat(
+              redis
+                  .sync()
+                  .hget(
+                      RedisKeys.trigger(KEYS.shardOf(held.jobId()), held.triggerId()), "executor"))
+          .isEqualTo("next-owner-" + app);
+    } finally {
+      loser.close();
+    }
+  }
+
+  @Test
   void anExecutorThatLostItsSlotLeavesTheQueueToTheSlotsNextOwner() throws Exception {
     // Another instance took slot 0 (as if this one had been paused past its lease).
     String slots = RedisKeys.slots(app);

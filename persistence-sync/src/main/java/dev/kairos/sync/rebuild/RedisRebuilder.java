@@ -260,8 +260,9 @@ public final class RedisRebuilder {
               new String[] {
                 RedisKeys.job(shard, job.id()),
                 RedisKeys.due(shard),
-                RedisKeys.jobIndex(shard),
-                RedisKeys.enabledApps(shard)
+                RedisKeys.jobIds(shard),
+                RedisKeys.enabledApps(shard),
+                RedisKeys.appJobIds(shard)
               },
               args.toArray(String[]::new));
       if (done == 1) {

@@ -5,6 +5,8 @@ import dev.kairos.coordinator.cluster.ZkLayout;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.AppSettingsStore;
+import dev.kairos.core.store.JobIndex;
+import dev.kairos.core.store.JobIndexRepair;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.batch.JobImporter;
@@ -43,9 +45,24 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 class ApiConfiguration {
 
   @Bean
+  JobIndex apiJobIndex(
+      KairosRedis redis, RedisKeys keys, RedisConnectionProperties redisProperties) {
+    return new JobIndex(redis, keys, redisProperties.getTimeout());
+  }
+
+  @Bean
   JobCatalog apiJobCatalog(
-      JobStore store, KairosRedis redis, RedisConnectionProperties redisProperties) {
-    return new JobCatalog(store, redis, redisProperties.getTimeout());
+      JobIndex index, KairosRedis redis, RedisConnectionProperties redisProperties) {
+    return new JobCatalog(index, redis, redisProperties.getTimeout());
+  }
+
+  /**
+   * Gives shards written by an older version their job indexes, in the background from start (lists
+   * of those shards are incomplete until it is done; docs/operations.md).
+   */
+  @Bean(initMethod = "start", destroyMethod = "close")
+  JobIndexRepair apiJobIndexRepair(KairosRedis redis, RedisKeys keys, ApiProperties properties) {
+    return new JobIndexRepair(redis, keys, properties.isVerifyJobIndexAtStart());
   }
 
   @Bean

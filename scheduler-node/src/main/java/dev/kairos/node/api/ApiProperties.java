@@ -23,6 +23,7 @@ public class ApiProperties {
   public static final int DEFAULT_MAX_PAGE_SIZE = 500;
   public static final int DEFAULT_MAX_BATCH_SIZE = 1000;
   public static final int DEFAULT_MAX_PREVIEW_COUNT = 100;
+  public static final int DEFAULT_JOB_SCAN_BUDGET = 10_000;
 
   /**
    * Bearer tokens accepted by {@code /api/**} and the actuator endpoints other than health. Only
@@ -56,6 +57,22 @@ public class ApiProperties {
   @Min(1)
   @Max(10_000)
   private int maxPreviewCount = DEFAULT_MAX_PREVIEW_COUNT;
+
+  /**
+   * Most jobs one request of the job list tests against a filter no index answers ({@code handler},
+   * {@code enabled}, {@code q}); a page not full by then ends early with a cursor to continue.
+   * Bounds what one request costs Redis whatever the number of jobs.
+   */
+  @Min(100)
+  @Max(1_000_000)
+  private int jobScanBudget = DEFAULT_JOB_SCAN_BUDGET;
+
+  /**
+   * Whether the node checks every shard's job indexes against the job hashes at start (one pass
+   * over the indexes, in the background), not only the shards an older version left a job SET in.
+   * Once, after a rolling upgrade from a version without the indexes (docs/operations.md).
+   */
+  private boolean verifyJobIndexAtStart = false;
 
   public List<Token> getTokens() {
     return tokens;
@@ -103,6 +120,22 @@ public class ApiProperties {
 
   public void setMaxPreviewCount(int maxPreviewCount) {
     this.maxPreviewCount = maxPreviewCount;
+  }
+
+  public int getJobScanBudget() {
+    return jobScanBudget;
+  }
+
+  public void setJobScanBudget(int jobScanBudget) {
+    this.jobScanBudget = jobScanBudget;
+  }
+
+  public boolean isVerifyJobIndexAtStart() {
+    return verifyJobIndexAtStart;
+  }
+
+  public void setVerifyJobIndexAtStart(boolean verifyJobIndexAtStart) {
+    this.verifyJobIndexAtStart = verifyJobIndexAtStart;
   }
 
   /** One accepted token: a name for logs, the SHA-256 of the token, and what it may do. */

@@ -73,8 +73,13 @@ public record FirePathSettings(
    */
   public static final Duration DEFAULT_ACK_LINGER = Duration.ofMillis(500);
 
-  /** Settings that send each entry at its fire time (no pre-dispatch). */
-  public FirePathSettings(
+  /**
+   * Settings with what a node ships for everything but the loops a caller tunes: the default send
+   * window, a no-executor grace and an ack linger capped below {@code resendAfter} (half and a
+   * quarter of it), no wheel tick and no pre-dispatch. The {@code with*} methods change one of
+   * those.
+   */
+  public static FirePathSettings of(
       int batchSize,
       int dispatchThreads,
       int ackThreads,
@@ -82,12 +87,48 @@ public record FirePathSettings(
       Duration preRead,
       Duration reconcileInterval,
       Duration sweepInterval,
-      Duration resendAfter,
-      int maxUnackedSends,
-      Duration noExecutorGrace,
-      Duration ackLinger,
-      Duration wheelTick) {
-    this(
+      Duration resendAfter) {
+    return new FirePathSettings(
+        batchSize,
+        dispatchThreads,
+        ackThreads,
+        maxPending,
+        preRead,
+        reconcileInterval,
+        sweepInterval,
+        resendAfter,
+        DEFAULT_MAX_UNACKED_SENDS,
+        capped(DEFAULT_NO_EXECUTOR_GRACE, resendAfter.dividedBy(2)),
+        capped(DEFAULT_ACK_LINGER, resendAfter.dividedBy(4)),
+        Duration.ZERO,
+        Duration.ZERO);
+  }
+
+  private static Duration capped(Duration wanted, Duration cap) {
+    return wanted.compareTo(cap) < 0 ? wanted : cap;
+  }
+
+  /** These settings with another send window. */
+  public FirePathSettings withMaxUnackedSends(int sends) {
+    return new FirePathSettings(
+        batchSize,
+        dispatchThreads,
+        ackThreads,
+        maxPending,
+        preRead,
+        reconcileInterval,
+        sweepInterval,
+        resendAfter,
+        sends,
+        noExecutorGrace,
+        ackLinger,
+        wheelTick,
+        preDispatch);
+  }
+
+  /** These settings with another pre-dispatch lead. */
+  public FirePathSettings withPreDispatch(Duration lead) {
+    return new FirePathSettings(
         batchSize,
         dispatchThreads,
         ackThreads,
@@ -100,117 +141,7 @@ public record FirePathSettings(
         noExecutorGrace,
         ackLinger,
         wheelTick,
-        Duration.ZERO);
-  }
-
-  /** Settings that hand each due entry out at its own millisecond (no wheel tick). */
-  public FirePathSettings(
-      int batchSize,
-      int dispatchThreads,
-      int ackThreads,
-      int maxPending,
-      Duration preRead,
-      Duration reconcileInterval,
-      Duration sweepInterval,
-      Duration resendAfter,
-      int maxUnackedSends,
-      Duration noExecutorGrace,
-      Duration ackLinger) {
-    this(
-        batchSize,
-        dispatchThreads,
-        ackThreads,
-        maxPending,
-        preRead,
-        reconcileInterval,
-        sweepInterval,
-        resendAfter,
-        maxUnackedSends,
-        noExecutorGrace,
-        ackLinger,
-        Duration.ZERO);
-  }
-
-  /** Settings with the default ack linger (capped at a quarter of {@code resendAfter}). */
-  public FirePathSettings(
-      int batchSize,
-      int dispatchThreads,
-      int ackThreads,
-      int maxPending,
-      Duration preRead,
-      Duration reconcileInterval,
-      Duration sweepInterval,
-      Duration resendAfter,
-      int maxUnackedSends,
-      Duration noExecutorGrace) {
-    this(
-        batchSize,
-        dispatchThreads,
-        ackThreads,
-        maxPending,
-        preRead,
-        reconcileInterval,
-        sweepInterval,
-        resendAfter,
-        maxUnackedSends,
-        noExecutorGrace,
-        defaultLinger(resendAfter));
-  }
-
-  private static Duration defaultLinger(Duration resendAfter) {
-    Duration quarter = resendAfter.dividedBy(4);
-    return DEFAULT_ACK_LINGER.compareTo(quarter) < 0 ? DEFAULT_ACK_LINGER : quarter;
-  }
-
-  /** Settings with the default no-executor grace (capped below {@code resendAfter}). */
-  public FirePathSettings(
-      int batchSize,
-      int dispatchThreads,
-      int ackThreads,
-      int maxPending,
-      Duration preRead,
-      Duration reconcileInterval,
-      Duration sweepInterval,
-      Duration resendAfter,
-      int maxUnackedSends) {
-    this(
-        batchSize,
-        dispatchThreads,
-        ackThreads,
-        maxPending,
-        preRead,
-        reconcileInterval,
-        sweepInterval,
-        resendAfter,
-        maxUnackedSends,
-        defaultGrace(resendAfter));
-  }
-
-  private static Duration defaultGrace(Duration resendAfter) {
-    Duration half = resendAfter.dividedBy(2);
-    return DEFAULT_NO_EXECUTOR_GRACE.compareTo(half) < 0 ? DEFAULT_NO_EXECUTOR_GRACE : half;
-  }
-
-  /** Settings with the default send window. */
-  public FirePathSettings(
-      int batchSize,
-      int dispatchThreads,
-      int ackThreads,
-      int maxPending,
-      Duration preRead,
-      Duration reconcileInterval,
-      Duration sweepInterval,
-      Duration resendAfter) {
-    this(
-        batchSize,
-        dispatchThreads,
-        ackThreads,
-        maxPending,
-        preRead,
-        reconcileInterval,
-        sweepInterval,
-        resendAfter,
-        DEFAULT_MAX_UNACKED_SENDS);
+        lead);
   }
 
   public FirePathSettings {

@@ -523,6 +523,42 @@ class AdminApiInputIT {
             400,
             "invalid-field",
             "enabled"));
+    cases.add(
+        call(
+            "cursor not one the list gave",
+            "GET",
+            "/api/v1/jobs?cursor=not-a-cursor",
+            null,
+            400,
+            "invalid-field",
+            "cursor"));
+    cases.add(
+        call(
+            "cursor naming no valid job id",
+            "GET",
+            "/api/v1/jobs?cursor=MTphIGI",
+            null,
+            400,
+            "invalid-field",
+            "cursor"));
+    cases.add(
+        call(
+            "cursor and page together",
+            "GET",
+            "/api/v1/jobs?cursor=MTpqb2I&page=1",
+            null,
+            400,
+            "invalid-field",
+            "cursor"));
+    cases.add(
+        call(
+            "id prefix with a space",
+            "GET",
+            "/api/v1/jobs?idPrefix=a%20b",
+            null,
+            400,
+            "invalid-field",
+            "idPrefix"));
     // Previews.
     String preview = "/api/v1/schedules/preview";
     cases.add(

@@ -9,9 +9,13 @@ import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,6 +111,56 @@ class ConsoleJobFeaturesIT {
     assertThat(edit)
         .contains("ledger@example.com\noncall@example.org")
         .contains("value=\"ledger-team\"");
+  }
+
+  @Test
+  void theJobListPagesByCursorWithNextPreviousAndFirst() {
+    String app = "console-pages-" + RUN;
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 120; i++) {
+      String id = String.format("%s-%03d", app, i);
+      ids.add(id);
+      String job =
+          ApiTestNode.json(
+              Map.of("id", id, "app", app, "handler", "report", "scheduleType", "API"));
+      assertThat(node.post("/api/v1/jobs", job, ADMIN).status()).isEqualTo(201);
+    }
+    ConsoleSession viewer = ConsoleSession.signIn(node, VIEWER);
+
+    String first = viewer.get("/console/jobs?app=" + app).html();
+    assertThat(jobLinks(first)).containsExactlyElementsOf(ids.subList(0, 50));
+    assertThat(first).contains("id=\"jobs-total\">120<").doesNotContain("id=\"jobs-previous\"");
+    String second = viewer.get(link(first, "jobs-next")).html();
+    assertThat(jobLinks(second)).containsExactlyElementsOf(ids.subList(50, 100));
+    String third = viewer.get(link(second, "jobs-next")).html();
+    assertThat(jobLinks(third)).containsExactlyElementsOf(ids.subList(100, 120));
+    assertThat(third).doesNotContain("id=\"jobs-next\"");
+
+    assertThat(jobLinks(viewer.get(link(third, "jobs-previous")).html()))
+        .containsExactlyElementsOf(ids.subList(50, 100));
+    assertThat(jobLinks(viewer.get(link(second, "jobs-previous")).html()))
+        .containsExactlyElementsOf(ids.subList(0, 50));
+    assertThat(jobLinks(viewer.get(link(third, "jobs-first")).html()))
+        .containsExactlyElementsOf(ids.subList(0, 50));
+
+    // The id prefix narrows the list through the index.
+    String prefixed = viewer.get("/console/jobs?idPrefix=" + app + "-11").html();
+    assertThat(jobLinks(prefixed)).containsExactlyElementsOf(ids.subList(110, 120));
+  }
+
+  private static List<String> jobLinks(String html) {
+    List<String> ids = new ArrayList<>();
+    Matcher m = Pattern.compile("class=\"job-link\" href=\"/console/jobs/([^\"]+)\"").matcher(html);
+    while (m.find()) {
+      ids.add(m.group(1));
+    }
+    return ids;
+  }
+
+  private static String link(String html, String id) {
+    Matcher m = Pattern.compile("id=\"" + id + "\" href=\"([^\"]+)\"").matcher(html);
+    assertThat(m.find()).as("link %s in %s", id, html).isTrue();
+    return m.group(1).replace("&amp;", "&");
   }
 
   @Test

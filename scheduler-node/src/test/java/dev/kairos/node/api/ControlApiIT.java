@@ -195,7 +195,6 @@ class ControlApiIT {
         .count();
   }
 
-  /** Every trigger record of a job by fire time (SCAN: test code, not the hot path). */
   /**
    * The job's scheduled triggers by fire time, from its trigger index (every claim enters it), each
    * with its state (a compacted SUCCESS reads from its tombstone).
@@ -279,6 +278,51 @@ class ControlApiIT {
           .as("cancel requests")
           .isEqualTo(requestBefore);
     }
+  }
+
+  @Test
+  void aTriggerCancelledWhileTheExecutorHoldsItAheadOfItsFireTimeNeverStarts() {
+    // The node sends each fire its pre-dispatch lead (2.5 s) ahead; the executor holds it until
+    // its fire time. A cancel in between must win over the held copy (docs/protocol.md).
+    String job = createJob("held-" + RUN, "ok", "CRON", "*/5 * * * * *");
+    long[] heldFire = new long[1];
+    await(
+        "a fire of " + job + " DISPATCHED at least 500 ms before its fire time",
+        () -> {
+          long now = clock.nowMs();
+          for (var entry : triggersOf(job).entrySet()) {
+            if (entry.getKey() - now >= 500 && "DISPATCHED".equals(entry.getValue().get("state"))) {
+              heldFire[0] = entry.getKey();
+              return true;
+            }
+          }
+          return false;
+        });
+    String held = TriggerId.scheduled(job, heldFire[0]).value();
+    long duplicatesBefore = executor.stats("ok").duplicates();
+
+    ApiTestNode.Response cancelled = cancel(held);
+
+    assertThat(cancelled.status()).as(cancelled.toString()).isEqualTo(200);
+    assertThat(cancelled.json().path("outcome").asText()).isEqualTo("CANCELLED");
+    assertThat(cancelled.json().path("previousState").asText()).isEqualTo("DISPATCHED");
+    assertThat(clock.nowMs()).as("cancelled ahead of the fire time").isLessThan(heldFire[0]);
+    // At its fire time the held copy reaches the start claim, which refuses it.
+    await(
+        "the held copy released at its fire time and refused",
+        () ->
+            clock.nowMs() >= heldFire[0]
+                && executor.heldDeliveries() == 0
+                && executor.stats("ok").duplicates() > duplicatesBefore);
+    // Only that fire: the job's next one runs (and by then the held copy is long judged).
+    await(
+        "a later fire of " + job + " ran",
+        () ->
+            triggersOf(job).tailMap(heldFire[0], false).values().stream()
+                .anyMatch(r -> "SUCCESS".equals(r.get("state"))));
+    assertThat(started).doesNotContainKey(held);
+    assertThat(state(held)).isEqualTo("CANCELLED");
+    assertThat(node.post("/api/v1/jobs/" + job + "/disable", null, ADMIN).status()).isEqualTo(200);
   }
 
   @Test

@@ -81,7 +81,7 @@ final class FirePathFixture {
    */
   static FirePathSettings settings(
       Duration reconcileInterval, Duration sweepInterval, Duration resendAfter) {
-    return new FirePathSettings(
+    return FirePathSettings.of(
         64, 2, 2, 10_000, Duration.ofSeconds(5), reconcileInterval, sweepInterval, resendAfter);
   }
 
@@ -90,7 +90,7 @@ final class FirePathFixture {
    * re-send an hour apart, so no loop moves an entry while the test watches.
    */
   static FirePathSettings oneEntryPerTask(int dispatchThreads) {
-    return new FirePathSettings(
+    return FirePathSettings.of(
         1,
         dispatchThreads,
         1,

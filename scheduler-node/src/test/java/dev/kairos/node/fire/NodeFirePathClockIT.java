@@ -113,21 +113,7 @@ class NodeFirePathClockIT {
       FirePathSettings base =
           FirePathFixture.settings(
               Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30));
-      FirePathSettings settings =
-          new FirePathSettings(
-              base.batchSize(),
-              base.dispatchThreads(),
-              base.ackThreads(),
-              base.maxPending(),
-              base.preRead(),
-              base.reconcileInterval(),
-              base.sweepInterval(),
-              base.resendAfter(),
-              base.maxUnackedSends(),
-              base.noExecutorGrace(),
-              base.ackLinger(),
-              base.wheelTick(),
-              lead);
+      FirePathSettings settings = base.withPreDispatch(lead);
       try (NodeFirePath path =
           FirePathFixture.oneSlotPath(store, clock, recorder, settings, meters)) {
         path.start();

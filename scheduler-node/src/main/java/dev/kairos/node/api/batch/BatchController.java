@@ -1,5 +1,9 @@
 package dev.kairos.node.api.batch;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kairos.core.batch.WriteWindow;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.store.JobNotFoundException;
@@ -13,6 +17,11 @@ import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.web.Audit;
 import dev.kairos.node.api.web.JobIds;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -40,18 +49,22 @@ class BatchController {
   private final JobImporter importer;
   private final ClusterClock clock;
   private final ApiProperties limits;
+  private final ObjectWriter writer;
 
   BatchController(
       JobStore store,
       JobCatalog catalog,
       JobImporter importer,
       ClusterClock clock,
-      ApiProperties limits) {
+      ApiProperties limits,
+      ObjectMapper json) {
     this.store = store;
     this.catalog = catalog;
     this.importer = importer;
     this.clock = clock;
     this.limits = limits;
+    // One job per call: flushing after each would send the export in tiny pieces.
+    this.writer = json.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
   }
 
   @PostMapping(path = "/api/v1/job-batches/enable", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -70,17 +83,67 @@ class BatchController {
     return apply("delete", request, id -> store.deleteAsync(id).thenApply(none -> null));
   }
 
+  /**
+   * Every job matching the filter as an import document, in id order, written as it is read: the
+   * index is walked {@link JobCatalog#export a chunk at a time} and each job is serialised straight
+   * to the response, so the node holds one chunk of jobs, not the export. {@code count} comes after
+   * {@code jobs}, once it is known. A failure before the first bytes leave answers a problem as
+   * usual; one after them cuts the document short (it no longer parses).
+   */
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "the export document, streamed",
+      content =
+          @Content(
+              mediaType = MediaType.APPLICATION_JSON_VALUE,
+              schema = @Schema(implementation = ExportDocument.class)))
   @GetMapping(path = "/api/v1/job-export", produces = MediaType.APPLICATION_JSON_VALUE)
-  ExportDocument export(
+  void export(
       @RequestParam(required = false) String app,
       @RequestParam(required = false) String handler,
       @RequestParam(required = false) Boolean enabled,
-      @RequestParam(name = "q", required = false) String text) {
-    List<JobRequest> jobs =
-        catalog.find(new JobCatalog.Filter(app, handler, enabled, text)).stream()
-            .map(JobRequest::of)
-            .toList();
-    return new ExportDocument(ExportDocument.FORMAT_VERSION, clock.nowMs(), jobs.size(), jobs);
+      @RequestParam(name = "q", required = false) String text,
+      @RequestParam(required = false) String idPrefix,
+      HttpServletResponse response)
+      throws IOException {
+    if (!JobCatalog.Filter.acceptsIdPrefix(idPrefix)) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD, "idPrefix", "must be 1-64 characters of [A-Za-z0-9_.-]");
+    }
+    JobCatalog.Filter filter = new JobCatalog.Filter(app, handler, enabled, text, idPrefix);
+    response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+    JsonGenerator json =
+        writer
+            .getFactory()
+            .createGenerator(response.getOutputStream())
+            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    try {
+      json.writeStartObject();
+      json.writeNumberField("formatVersion", ExportDocument.FORMAT_VERSION);
+      json.writeNumberField("exportedAtMs", clock.nowMs());
+      json.writeArrayFieldStart("jobs");
+      long count =
+          catalog.export(
+              filter,
+              job -> {
+                try {
+                  writer.writeValue(json, JobRequest.of(job));
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      json.writeEndArray();
+      json.writeNumberField("count", count);
+      json.writeEndObject();
+      json.close();
+    } catch (UncheckedIOException e) {
+      throw e.getCause(); // the client went away
+    } catch (RuntimeException e) {
+      if (!response.isCommitted()) {
+        response.reset(); // nothing has left yet: the error handler answers a problem instead
+      }
+      throw e;
+    }
   }
 
   /** Imports an export document; {@code dryRun=true} only reports what would change. */

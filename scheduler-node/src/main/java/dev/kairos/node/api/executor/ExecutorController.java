@@ -1,6 +1,5 @@
 package dev.kairos.node.api.executor;
 
-import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.store.AppSettingsStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.job.JobCatalog;
@@ -8,18 +7,17 @@ import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Executor apps and their live slot leases. Apps are found through the jobs that name them (slot
- * leases are keyed by app and have no global index, and SCAN is not used); an app no job names yet
- * can be asked for by name.
+ * Executor apps and their live slot leases. Apps are found through the jobs that name them, in the
+ * shards' per-app job indexes (slot leases are keyed by app and have no global index, and SCAN is
+ * not used), and counted there without reading any job; an app no job names yet can be asked for by
+ * name.
  */
 @RestController
 class ExecutorController {
@@ -41,10 +39,7 @@ class ExecutorController {
 
   @GetMapping(path = "/api/v1/executors", produces = MediaType.APPLICATION_JSON_VALUE)
   List<ExecutorView> list() {
-    Map<String, Long> jobsPerApp =
-        catalog.find(JobCatalog.Filter.ALL).stream()
-            .collect(
-                Collectors.groupingBy(JobDefinition::app, TreeMap::new, Collectors.counting()));
+    Map<String, Long> jobsPerApp = catalog.countPerApp();
     long now = clock.nowMs();
     return jobsPerApp.entrySet().stream()
         .map(
@@ -64,7 +59,7 @@ class ExecutorController {
       throw ApiProblemException.field(
           ProblemType.INVALID_FIELD, "app", "must be 1-64 characters of [A-Za-z0-9_.-]");
     }
-    int jobs = catalog.find(new JobCatalog.Filter(app, null, null, null)).size();
+    int jobs = (int) catalog.countOfApp(app);
     return ExecutorView.of(app, jobs, slots.of(app), clock.nowMs(), apps.get(app));
   }
 }

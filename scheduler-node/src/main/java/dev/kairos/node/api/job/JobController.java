@@ -21,7 +21,7 @@ import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.security.ApiSecurityConfiguration;
 import dev.kairos.node.api.web.Audit;
 import dev.kairos.node.api.web.JobIds;
-import dev.kairos.node.api.web.Page;
+import dev.kairos.node.api.web.ListCursor;
 import dev.kairos.node.api.web.PageRequest;
 import dev.kairos.node.api.web.Versions;
 import dev.kairos.protocol.adhoc.AdhocRequest;
@@ -102,20 +102,56 @@ class JobController {
         .body(written(stored));
   }
 
+  /**
+   * Jobs sorted by id, a page at a time: by cursor ({@code nextCursor} of the previous page), or by
+   * page number ({@code page}, offset paging: each page costs what it skips).
+   */
   @GetMapping(path = JOBS, produces = MediaType.APPLICATION_JSON_VALUE)
-  Page<JobView> list(
+  JobPage list(
       @RequestParam(required = false) String app,
       @RequestParam(required = false) String handler,
       @RequestParam(required = false) Boolean enabled,
       @RequestParam(name = "q", required = false) String text,
+      @RequestParam(required = false) String idPrefix,
       @RequestParam(required = false) Integer page,
-      @RequestParam(required = false) Integer size) {
+      @RequestParam(required = false) Integer size,
+      @RequestParam(required = false) String cursor) {
     PageRequest request = PageRequest.of(page, size, limits);
-    List<JobDefinition> all = catalog.find(new JobCatalog.Filter(app, handler, enabled, text));
-    List<JobDefinition> slice = request.slice(all);
-    Map<String, Long> next = catalog.nextFires(slice.stream().map(JobDefinition::id).toList());
-    List<JobView> items = slice.stream().map(j -> JobView.of(j, next.get(j.id()), null)).toList();
-    return new Page<>(items, request.page(), request.size(), all.size());
+    if (cursor != null && !cursor.isEmpty() && page != null) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD, "cursor", "give either cursor or page, not both");
+    }
+    String after = ListCursor.decode("cursor", cursor);
+    if (!JobCatalog.Filter.acceptsIdPrefix(idPrefix)) {
+      throw ApiProblemException.field(
+          ProblemType.INVALID_FIELD, "idPrefix", "must be 1-64 characters of [A-Za-z0-9_.-]");
+    }
+    JobCatalog.Filter filter = new JobCatalog.Filter(app, handler, enabled, text, idPrefix);
+    int budget = limits.getJobScanBudget();
+    JobCatalog.Listing listing =
+        catalog.page(filter, after, request.offset(), request.size(), budget);
+    if (!listing.offsetReached()) {
+      throw ApiProblemException.field(
+          ProblemType.LIMIT_EXCEEDED,
+          "page",
+          "page "
+              + request.page()
+              + " lies beyond the "
+              + budget
+              + " jobs one request may test against handler, enabled or q"
+              + " (kairos.api.job-scan-budget); page with cursor (nextCursor) instead");
+    }
+    List<JobView> items =
+        listing.jobs().stream()
+            .map(j -> JobView.of(j, listing.nextFires().get(j.id()), null))
+            .toList();
+    return new JobPage(
+        items,
+        after == null ? request.page() : null,
+        request.size(),
+        listing.total(),
+        listing.total() != null,
+        ListCursor.encode(listing.after()));
   }
 
   @GetMapping(path = JOBS + "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
