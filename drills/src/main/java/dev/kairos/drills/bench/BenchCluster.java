@@ -27,6 +27,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,15 +37,17 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 /**
- * The cluster {@link ClusterBench} measures, started once for every row: devinfra's Redis (a child
- * process), ZooKeeper, the RocketMQ NameServer and Broker (inside this JVM), PostgreSQL (its own
- * processes, unless {@code --sync=false}), then the scheduler nodes and executors as child JVMs
- * ({@link DrillCluster}, which runs the nodes with {@code kairos.sync.enabled=true} and the
- * datasource whenever the infrastructure has PostgreSQL). Holds what the rows use: the admin API of
- * a follower, Redis, the start ledger and the CPU meter of every process; and the steps rows share:
- * reading jobs' creation times, deleting a row's jobs until the executors are quiet, draining.
+ * The cluster {@link ClusterBench} and {@link ScaleBench} measure, started once per run (its shape
+ * from their options, {@link ClusterShape}): devinfra's Redis (a child process), ZooKeeper, the
+ * RocketMQ NameServer and Broker (inside this JVM), PostgreSQL (its own processes, unless {@code
+ * --sync=false}), then the scheduler nodes and executors as child JVMs ({@link DrillCluster}, which
+ * runs the nodes with {@code kairos.sync.enabled=true} and the datasource whenever the
+ * infrastructure has PostgreSQL). Holds what the rows use: the admin API of a follower, Redis, the
+ * start ledger and the CPU meter of every process; and the steps rows share: reading jobs' creation
+ * times, deleting a row's jobs until the executors are quiet, draining.
  */
 final class BenchCluster implements AutoCloseable {
 
@@ -55,6 +58,13 @@ final class BenchCluster implements AutoCloseable {
   private static final Duration QUIET_FOR = Duration.ofSeconds(5);
   private static final Duration QUIET_DEADLINE = Duration.ofSeconds(120);
   private static final Duration SETTLE_DEADLINE = Duration.ofMinutes(10);
+
+  /** The {@code kairos_trigger} column of each trigger record field the bench reads. */
+  private static final Map<String, String> HISTORY_COLUMNS =
+      Map.of(
+          TriggerFields.CLAIMED_MS, "claimed_ms",
+          TriggerFields.DISPATCHED_MS, "dispatched_ms",
+          TriggerFields.STARTED_MS, "started_ms");
 
   private final ClusterShape shape;
   private final Path dir;
@@ -184,16 +194,10 @@ final class BenchCluster implements AutoCloseable {
     return cluster.awaitLeader(cluster.nodes(), Duration.ofSeconds(60));
   }
 
-  /** The ADMIN token every node accepts. */
-  String adminToken() {
-    return cluster.adminToken();
-  }
-
   /** PostgreSQL, or null when persistence-sync is off. */
   EmbeddedPostgreSql postgres() {
     return infra.postgres();
   }
-
 
   /**
    * {@code dispatchedMs} and {@code startedMs} of each trigger of {@code ids}: from its record in
@@ -201,27 +205,40 @@ final class BenchCluster implements AutoCloseable {
    * in PostgreSQL; nulls where neither has it.
    */
   Map<String, Long[]> stageTimestamps(Collection<String> ids) {
-    Map<String, Long[]> out =
-        new HashMap<>(
-            ledger.timestamps(ids, TriggerFields.DISPATCHED_MS, TriggerFields.STARTED_MS));
+    return recordTimestamps(ids, TriggerFields.DISPATCHED_MS, TriggerFields.STARTED_MS);
+  }
+
+  /**
+   * The epoch-ms {@code fields} ({@link #HISTORY_COLUMNS}' keys) of each trigger of {@code ids}, in
+   * the order of {@code fields}, as {@link #stageTimestamps} reads them: the record in Redis, else
+   * the history row of a compacted one.
+   */
+  Map<String, Long[]> recordTimestamps(Collection<String> ids, String... fields) {
+    Map<String, Long[]> out = new HashMap<>(ledger.timestamps(ids, fields));
     List<String> compacted =
         ids.stream()
-            .filter(id -> out.get(id) == null || (out.get(id)[0] == null && out.get(id)[1] == null))
+            .filter(
+                id -> out.get(id) == null || Arrays.stream(out.get(id)).allMatch(v -> v == null))
             .toList();
     if (compacted.isEmpty() || infra.postgres() == null) {
       return out;
     }
+    String columns =
+        Arrays.stream(fields).map(HISTORY_COLUMNS::get).collect(Collectors.joining(", "));
     try (Connection c = infra.postgres().connect();
         PreparedStatement select =
             c.prepareStatement(
-                "SELECT trigger_id, dispatched_ms, started_ms FROM kairos_trigger"
-                    + " WHERE trigger_id = ANY (?)")) {
+                "SELECT trigger_id, "
+                    + columns
+                    + " FROM kairos_trigger WHERE trigger_id = ANY (?)")) {
       select.setArray(1, c.createArrayOf("text", compacted.toArray()));
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
-          out.put(
-              rows.getString(1),
-              new Long[] {rows.getObject(2, Long.class), rows.getObject(3, Long.class)});
+          Long[] row = new Long[fields.length];
+          for (int i = 0; i < fields.length; i++) {
+            row[i] = rows.getObject(i + 2, Long.class);
+          }
+          out.put(rows.getString(1), row);
         }
       }
     } catch (SQLException e) {

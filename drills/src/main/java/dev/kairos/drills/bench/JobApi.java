@@ -103,7 +103,8 @@ final class JobApi {
         bytes += n;
       }
     } catch (IOException e) {
-      throw new IllegalStateException("GET " + pathAndQuery + " broke off after " + bytes + " B", e);
+      throw new IllegalStateException(
+          "GET " + pathAndQuery + " broke off after " + bytes + " B", e);
     }
     return new Fetched(response.statusCode(), bytes, (System.nanoTime() - began) / 1e6, null);
   }

@@ -15,15 +15,11 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the stored jobs cost Redis at one level: {@code used_memory} and keys, {@code MEMORY USAGE
- * … SAMPLES 0} (exact) of a random sample of job hashes beside the bytes of their fields and values
- * (the definition's own bytes), and of every shard's per-shard job keys (the due set, the job index
- * and the enabled-apps count), summed and divided by the jobs stored.
- *
- * <p>The per-shard keys are named here as text, not through {@link RedisKeys}' methods, so the bench
- * reads both the unordered index of today ({@code kairos:{s}:jobs}, a SET) and the ordered ones a
- * cursor-paged list keeps ({@code kairos:{s}:ids}, {@code kairos:{s}:appids}); a key that does not
- * exist counts 0.
+ * What the stored jobs cost Redis at one level: {@code used_memory} and keys, {@code MEMORY USAGE …
+ * SAMPLES 0} (exact) of a random sample of job hashes beside the bytes of their fields and values
+ * (the definition's own bytes), and of every shard's per-shard job keys ({@link #shardKeys}: the
+ * due set, the ordered job indexes a cursor-paged list reads and the enabled-apps count), summed
+ * and divided by the jobs stored. A key that does not exist counts 0.
  *
  * @param usedMemory Redis' {@code used_memory}, bytes
  * @param keys {@code DBSIZE}
@@ -43,14 +39,17 @@ record JobMemory(
     long shardKeyBytes,
     long streamBytes) {
 
-  /** Per-shard keys of the job store, besides the job hashes. */
-  static final List<String> SHARD_KEY_SUFFIXES = List.of("due", "jobs", "ids", "appids", "apps");
-
   private static final long WAIT_S = 60;
+
+  /** Shard {@code s}'s keys of the job store, besides the job hashes. */
+  static List<String> shardKeys(int s) {
+    return List.of(
+        RedisKeys.due(s), RedisKeys.jobIds(s), RedisKeys.appJobIds(s), RedisKeys.enabledApps(s));
+  }
 
   /** Measures now, sampling {@code samples} of the {@code jobs} stored ({@code scale-…} ids). */
   static JobMemory measure(KairosRedis redis, RedisKeys keys, long jobs, int samples, long seed) {
-    RedisMemory memory = RedisMemory.read(redis);
+    RedisMemory memory = RedisMemory.read(redis, keys, false);
     SplittableRandom random = new SplittableRandom(seed);
     int n = (int) Math.min(samples, jobs);
     List<RedisFuture<Long>> usage = new ArrayList<>(n);
@@ -76,14 +75,14 @@ record JobMemory(
         payloadSum += utf8(e.getKey()) + utf8(e.getValue());
       }
     }
-    List<RedisFuture<Long>> shardKeys = new ArrayList<>();
+    List<RedisFuture<Long>> shardUsage = new ArrayList<>();
     for (int s = 0; s < keys.shards(); s++) {
-      for (String suffix : SHARD_KEY_SUFFIXES) {
-        shardKeys.add(memoryUsage(redis, RedisKeys.PREFIX + "{" + s + "}:" + suffix));
+      for (String key : shardKeys(s)) {
+        shardUsage.add(memoryUsage(redis, key));
       }
     }
     long shardKeyBytes = 0;
-    for (RedisFuture<Long> f : shardKeys) {
+    for (RedisFuture<Long> f : shardUsage) {
       Long bytes = await(f);
       shardKeyBytes += bytes == null ? 0 : bytes;
     }

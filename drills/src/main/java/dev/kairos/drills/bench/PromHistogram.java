@@ -5,16 +5,18 @@ import java.util.TreeMap;
 
 /**
  * One Prometheus histogram (a Micrometer timer with {@code percentiles-histogram}) as a node's
- * {@code /actuator/prometheus} text shows it at one moment: cumulative bucket counts by upper
- * bound in seconds, the count and the sum. Two snapshots give the histogram of what was recorded
- * between them ({@link #minus}), whose quantiles are interpolated within a bucket as Prometheus'
- * {@code histogram_quantile} does. Series of the same name with other labels are summed.
+ * {@code /actuator/prometheus} text shows it at one moment: cumulative bucket counts by upper bound
+ * in seconds, the count and the sum. Two snapshots give the histogram of what was recorded between
+ * them ({@link #minus}), whose quantiles are interpolated within a bucket as Prometheus' {@code
+ * histogram_quantile} does. Series of the same name with other labels are summed.
  */
 record PromHistogram(TreeMap<Double, Double> buckets, double count, double sumSeconds) {
 
   static final PromHistogram EMPTY = new PromHistogram(new TreeMap<>(), 0, 0);
 
-  /** The histogram {@code name} (e.g. {@code kairos_scan_pass_duration_seconds}) in {@code text}. */
+  /**
+   * The histogram {@code name} (e.g. {@code kairos_scan_pass_duration_seconds}) in {@code text}.
+   */
   static PromHistogram parse(String text, String name) {
     TreeMap<Double, Double> buckets = new TreeMap<>();
     double count = 0;

@@ -4,26 +4,23 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.drills.DrillNode;
 import dev.kairos.drills.StartLedger;
-import dev.kairos.protocol.record.TriggerFields;
 import dev.kairos.sync.rebuild.RebuildKeys;
 import io.lettuce.core.RedisFuture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A whole Redis lost, as a master without a replica loses its data, while the cluster runs: waits
- * until PostgreSQL holds every stored job (persistence-sync caught up), then {@code FLUSHALL}. Every
- * node's shard initialiser finds no marker at all within its check interval, marks every shard
- * provisional (scheduled at once, empty) and restores the jobs PostgreSQL holds from before that
- * mark, each with its next fire recomputed from its last known fire (persistence-sync's {@code
+ * until PostgreSQL holds every stored job (persistence-sync caught up), then {@code FLUSHALL}.
+ * Every node's shard initialiser finds no marker at all within its check interval, marks every
+ * shard provisional (scheduled at once, empty) and restores the jobs PostgreSQL holds from before
+ * that mark, each with its next fire recomputed from its last known fire (persistence-sync's {@code
  * RedisRebuilder}); each shard's marker turns final once its jobs are back.
  *
  * <p>Measured from the flush, every 250 ms: when every shard had a marker again (scanned), when
@@ -86,7 +83,13 @@ final class RebuildProbe {
     while ((synced = PgSizes.liveJobs(cluster.postgres())) < jobs) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            label + ": PostgreSQL holds " + synced + " of " + jobs + " jobs after " + SYNC_DEADLINE);
+            label
+                + ": PostgreSQL holds "
+                + synced
+                + " of "
+                + jobs
+                + " jobs after "
+                + SYNC_DEADLINE);
       }
       Thread.sleep(2_000);
     }
@@ -95,22 +98,19 @@ final class RebuildProbe {
     Map<String, Double> before = scores(redis, keys, sample);
     Counts countsBefore = counts(redis, keys);
     double restoredBefore = restoredByNodes();
-    StartLogSince mark = StartLogSince.mark(cluster.executors());
-    // The mark comes first: every fire from PRE_READ_MS before the flush is logged after it.
-    Thread.sleep(PRE_READ_MS + 1_000);
     long flushMs = System.currentTimeMillis();
     redis.sync().flushall();
     BenchOut.say(
         "%s: PostgreSQL held all %,d jobs after %.1f s; Redis flushed (FLUSHALL) at %d with %,d"
             + " jobs, %,d due",
         label, jobs, syncWait, flushMs, countsBefore.jobs, countsBefore.due);
+    ResumeWatch resumed = new ResumeWatch(cluster, store, flushMs, flushMs - PRE_READ_MS);
 
     long marked = -1;
     long finalMs = -1;
     long back = -1;
     long firstStart = -1;
     Counts counts = Counts.NONE;
-    Set<String> checked = new HashSet<>();
     long rebuildDeadline = System.nanoTime() + REBUILD_DEADLINE.toNanos();
     long lastSay = System.nanoTime();
     int polls = 0;
@@ -133,7 +133,7 @@ final class RebuildProbe {
         back = now;
       }
       if (firstStart < 0 && ++polls % 4 == 0) { // the start logs once a second
-        firstStart = firstStartClaimedAfter(mark, flushMs, checked);
+        firstStart = resumed.poll();
       }
       if (System.nanoTime() - lastSay > 10_000_000_000L) {
         lastSay = System.nanoTime();
@@ -145,16 +145,15 @@ final class RebuildProbe {
     WallClock.sleepUntil(backMs + AFTER_BACK_MS);
     Counts after = counts(redis, keys);
     Map<String, Double> afterScores = scores(redis, keys, sample);
-    long usedAfter = RedisMemory.read(redis).usedMemory();
+    long usedAfter = cluster.memory().usedMemory();
     List<String> expected = store.expectedFires(flushMs - PRE_READ_MS, backMs);
-    Set<String> wanted = new HashSet<>(expected);
-    Map<String, List<StartLedger.Start>> logged = mark.read(wanted::contains);
-    FireOutcome gap =
-        FireOutcome.of(expected, logged, ScanProbe.claimedStarts(cluster, expected, logged));
+    // No drain: a fire the misfire rule skipped never starts, so what has not started 30 s after
+    // the last job came back is counted as not started.
+    StartLedger.Outcome outcome = cluster.ledger().observe(expected, cluster.executors());
     int missedBefore = 0;
     int missedAfter = 0;
     for (String id : expected) {
-      if (!gap.firstStartMs().containsKey(id)) {
+      if (!outcome.firstStartMs().containsKey(id)) {
         if (FireOutcome.fireMs(id) < flushMs) {
           missedBefore++;
         } else {
@@ -174,7 +173,7 @@ final class RebuildProbe {
         after.due,
         seconds(firstStart, flushMs),
         restoredByNodes() - restoredBefore,
-        gap,
+        FireOutcome.of(outcome),
         missedBefore,
         missedAfter,
         compare(before, afterScores),
@@ -183,32 +182,6 @@ final class RebuildProbe {
 
   private static double seconds(long atMs, long flushMs) {
     return atMs < 0 ? -1 : (atMs - flushMs) / 1e3;
-  }
-
-  /**
-   * The start time of the first start logged since the mark of a fire claimed after the flush (its
-   * record, written by that claim, says so), or -1; {@code checked} remembers the starts already
-   * looked up.
-   */
-  private long firstStartClaimedAfter(StartLogSince mark, long flushMs, Set<String> checked) {
-    Map<String, List<StartLedger.Start>> logged =
-        mark.read(id -> !checked.contains(id) && FireOutcome.fireMs(id) >= flushMs - PRE_READ_MS);
-    if (logged.isEmpty()) {
-      return -1;
-    }
-    List<String> ids = new ArrayList<>(logged.keySet());
-    checked.addAll(ids);
-    long first = -1;
-    for (Map.Entry<String, Long[]> e :
-        cluster.ledger().timestamps(ids, TriggerFields.CLAIMED_MS).entrySet()) {
-      Long claimed = e.getValue()[0];
-      if (claimed != null && claimed >= flushMs) {
-        long start =
-            logged.get(e.getKey()).stream().mapToLong(StartLedger.Start::startMs).min().orElseThrow();
-        first = first < 0 ? start : Math.min(first, start);
-      }
-    }
-    return first;
   }
 
   /** Jobs restored so far, summed over the nodes' {@code kairos.rebuild.jobs.restored}. */
@@ -289,14 +262,11 @@ final class RebuildProbe {
   private static Counts counts(KairosRedis redis, RedisKeys keys) {
     int shards = keys.shards();
     List<RedisFuture<String>> markers = new ArrayList<>(shards);
-    List<RedisFuture<Long>> sets = new ArrayList<>(shards);
-    List<RedisFuture<Long>> ordered = new ArrayList<>(shards);
+    List<RedisFuture<Long>> ids = new ArrayList<>(shards);
     List<RedisFuture<Long>> due = new ArrayList<>(shards);
     for (int s = 0; s < shards; s++) {
       markers.add(redis.async().get(RebuildKeys.initialised(s)));
-      // The job index of today (a SET) and the ordered one of a cursor-paged list (a ZSET).
-      sets.add(redis.async().scard(RedisKeys.PREFIX + "{" + s + "}:jobs"));
-      ordered.add(redis.async().zcard(RedisKeys.PREFIX + "{" + s + "}:ids"));
+      ids.add(redis.async().zcard(RedisKeys.jobIds(s)));
       due.add(redis.async().zcard(RedisKeys.due(s)));
     }
     int marked = 0;
@@ -311,7 +281,7 @@ final class RebuildProbe {
           finalMarkers++;
         }
       }
-      jobs += Math.max(await(sets.get(s)), await(ordered.get(s)));
+      jobs += await(ids.get(s));
       dueCount += await(due.get(s));
     }
     return new Counts(marked, finalMarkers, jobs, dueCount);

@@ -18,10 +18,10 @@ import picocli.CommandLine;
  * deployed topology of {@link ClusterBench} (2 scheduler node JVMs and 2 executor JVMs by default,
  * Redis and PostgreSQL as processes of their own, persistence-sync on; {@link BenchCluster}).
  *
- * <p>The store grows level by level ({@code --levels}, cumulative: 0 → 10k → 100k → 1M by
- * default); each level imports its new jobs ({@link ScaleMix}: hourly and daily crons at random
- * times, a top-of-minute slice, fixed-rate and one-shot jobs) through {@code POST
- * /api/v1/job-import} while the stored ones fire, then measures, in this order:
+ * <p>The store grows level by level ({@code --levels}, cumulative: 0 → 10k → 100k → 1M by default);
+ * each level imports its new jobs ({@link ScaleMix}: hourly and daily crons at random times, a
+ * top-of-minute slice, fixed-rate and one-shot jobs) through {@code POST /api/v1/job-import} while
+ * the stored ones fire, then measures, in this order:
  *
  * <ol>
  *   <li>the import: time and jobs/s ({@link ScaleImport});
@@ -35,8 +35,8 @@ import picocli.CommandLine;
  * </ol>
  *
  * <p>Options: {@link ScaleBenchOptions} ({@code --help}); run and columns: {@code
- * docs/benchmarks.md} section 11. Every wait has a deadline; the cluster is closed at the end, on an
- * exception (after printing the levels that finished) and on Ctrl-C (a shutdown hook).
+ * docs/benchmarks.md} section 11. Every wait has a deadline; the cluster is closed at the end, on
+ * an exception (after printing the levels that finished) and on Ctrl-C (a shutdown hook).
  */
 public final class ScaleBench {
 
@@ -182,7 +182,7 @@ public final class ScaleBench {
             + " event streams %.1f MB; PostgreSQL kairos_job %.1f MB (%,d live), kairos_trigger %.1f MB (%,d rows);"
             + " heaps after full GC %s",
         label,
-        new RedisMemory(memory.usedMemory(), memory.keys()),
+        new RedisMemory(memory.usedMemory(), memory.keys(), null),
         memory.hashBytes(),
         memory.payloadBytes(),
         memory.shardKeyBytes() / (double) jobs,

@@ -32,8 +32,7 @@ final class ScaleImport {
 
   private ScaleImport() {}
 
-  static Result run(
-      BenchCluster cluster, ScaleStore store, long to, int callers, String label)
+  static Result run(BenchCluster cluster, ScaleStore store, long to, int callers, String label)
       throws InterruptedException {
     long from = store.size();
     long startMs = System.currentTimeMillis();

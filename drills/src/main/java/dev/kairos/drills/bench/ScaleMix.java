@@ -9,8 +9,8 @@ import java.util.function.LongConsumer;
 
 /**
  * {@link ScaleBench}'s jobs: job {@code i} is a pure function of the seed, {@code i} and the time
- * its level's import began, so the bench never holds a million definitions and computes every
- * job's fires from the same function that made it.
+ * its level's import began, so the bench never holds a million definitions and computes every job's
+ * fires from the same function that made it.
  *
  * <p>The mix, exact in every block of 100 consecutive indexes (so exact at every level, each a
  * multiple of 100):
@@ -124,8 +124,8 @@ final class ScaleMix {
   }
 
   /**
-   * Calls {@code out} with every fire time of job {@code i} in {@code [fromMs, toMs)}: computed, not
-   * observed. {@code anchorMs} is the job's stored creation time (its FIXED_RATE phase), {@code
+   * Calls {@code out} with every fire time of job {@code i} in {@code [fromMs, toMs)}: computed,
+   * not observed. {@code anchorMs} is the job's stored creation time (its FIXED_RATE phase), {@code
    * levelStartMs} its level's import start (its ONE_SHOT due instant); each kind ignores the other.
    */
   void fires(long i, long levelStartMs, long anchorMs, long fromMs, long toMs, LongConsumer out) {
@@ -133,8 +133,7 @@ final class ScaleMix {
     switch (kind(i)) {
       case HOURLY -> periodic(HOUR_MS, (d.minute * 60L + d.second) * 1000, fromMs, toMs, out);
       case DAILY ->
-          periodic(
-              DAY_MS, ((d.hour * 60L + d.minute) * 60 + d.second) * 1000, fromMs, toMs, out);
+          periodic(DAY_MS, ((d.hour * 60L + d.minute) * 60 + d.second) * 1000, fromMs, toMs, out);
       case MINUTE -> periodic(MINUTE_MS, 0, fromMs, toMs, out);
       case FIXED_RATE ->
           // The first fire is a period after creation (Schedules.firstFire from the anchor).
@@ -148,7 +147,9 @@ final class ScaleMix {
     }
   }
 
-  /** {@code offsetMs + k·periodMs} for every integer k with the result in {@code [fromMs, toMs)}. */
+  /**
+   * {@code offsetMs + k·periodMs} for every integer k with the result in {@code [fromMs, toMs)}.
+   */
   static void periodic(long periodMs, long offsetMs, long fromMs, long toMs, LongConsumer out) {
     long k = Math.floorDiv(fromMs - offsetMs + periodMs - 1, periodMs);
     for (long t = offsetMs + k * periodMs; t < toMs; t += periodMs) {
@@ -162,6 +163,9 @@ final class ScaleMix {
   private Draw draw(long i) {
     SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + i);
     return new Draw(
-        random.nextInt(60), random.nextInt(60), random.nextInt(24), random.nextLong(ONE_SHOT_SPAN_MS));
+        random.nextInt(60),
+        random.nextInt(60),
+        random.nextInt(24),
+        random.nextLong(ONE_SHOT_SPAN_MS));
   }
 }

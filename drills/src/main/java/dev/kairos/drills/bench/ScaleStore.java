@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The jobs {@link ScaleBench} has stored so far: indexes {@code 0..size-1} of its {@link ScaleMix},
- * each level's import start (the ONE_SHOT jobs' reference) and the FIXED_RATE jobs' stored
- * creation times (their phase), read back after each import. From these every stored job's fires
- * in a window are computed, never observed.
+ * each level's import start (the ONE_SHOT jobs' reference) and the FIXED_RATE jobs' stored creation
+ * times (their phase), read back after each import. From these every stored job's fires in a window
+ * are computed, never observed.
  */
 final class ScaleStore {
 

@@ -3,24 +3,26 @@ package dev.kairos.drills.bench;
 import dev.kairos.drills.DrillNode;
 import dev.kairos.drills.PrometheusText;
 import dev.kairos.drills.StartLedger;
-import dev.kairos.protocol.record.TriggerFields;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One minute of a level, from 30 s before a whole minute to 30 s after it: the leader's scan passes
- * over it ({@code kairos.scan.pass.duration}, passes and fires claimed, from the leader's Prometheus
- * text at both ends), the CPU of every process (Redis' per pass), Redis' {@code ZRANGEBYSCORE} time
- * per call (the due-set reads, which a pass makes once per shard and which grow with log N), and how
- * the window's fires started: every stored job's fires in it, and the top-of-minute burst apart.
+ * over it ({@code kairos.scan.pass.duration}, passes and fires claimed, from the leader's
+ * Prometheus text at both ends), the CPU of every process (Redis' per pass), Redis' {@code
+ * ZRANGEBYSCORE} time per call (the due-set reads, which a pass makes once per shard and which grow
+ * with log N), and how the window's fires started: every stored job's fires in it, and the
+ * top-of-minute burst apart.
  */
 final class ScanProbe {
 
+  /** The leader's scan-pass timer ({@code kairos.scan.pass.duration}), as Prometheus names it. */
   static final String PASS_TIMER = "kairos_scan_pass_duration_seconds";
+
+  /** The leader's count of fires its passes claimed ({@code kairos.claims.fires}). */
+  static final String CLAIMED_FIRES = "kairos_claims_fires_total";
+
   private static final long HALF_WINDOW_MS = 30_000;
   private static final long MIN_LEAD_MS = 10_000;
   private static final long DRAIN_CAP_MS = 90_000;
@@ -66,7 +68,6 @@ final class ScanProbe {
         label, from, to, Instant.ofEpochMilli(minute));
     DrillNode leader = cluster.leader();
     WallClock.sleepUntil(from - 1_000);
-    StartLogSince mark = StartLogSince.mark(cluster.executors());
     double loadBefore = ProcStat.readLoadAverage1();
     WallClock.sleepUntil(from);
     String before = leader.probe().prometheus();
@@ -77,8 +78,8 @@ final class ScanProbe {
     PromHistogram passes =
         PromHistogram.parse(after, PASS_TIMER).minus(PromHistogram.parse(before, PASS_TIMER));
     double claimed =
-        PrometheusText.sum(after, "kairos_claims_fires_total", Map.of())
-            - PrometheusText.sum(before, "kairos_claims_fires_total", Map.of());
+        PrometheusText.sum(after, CLAIMED_FIRES, Map.of())
+            - PrometheusText.sum(before, CLAIMED_FIRES, Map.of());
     measured.report(label, Math.max(1, (long) claimed));
     List<String> expected = store.expectedFires(from, to);
     List<String> burst = store.minuteBurst(minute);
@@ -91,17 +92,10 @@ final class ScanProbe {
         expected.size(),
         burst.size(),
         DRAIN_CAP_MS / 1000);
-    Set<String> wanted = new HashSet<>(expected);
-    Map<String, List<StartLedger.Start>> logged = drain(mark, wanted, to + DRAIN_CAP_MS);
-    Map<String, Long> claimedStarts = claimedStarts(cluster, expected, logged);
-    FireOutcome window = FireOutcome.of(expected, logged, claimedStarts);
-    FireOutcome burstOutcome = window.only(burst, logged);
+    StartLedger.Outcome outcome = cluster.drain(expected, to + DRAIN_CAP_MS);
+    FireOutcome burstOutcome = FireOutcome.of(outcome, burst);
     long allStarted =
-        burstOutcome.missed() == 0 && burstOutcome.started() > 0
-            ? burstOutcome.firstStartMs().values().stream().mapToLong(Long::longValue).max()
-                    .orElseThrow()
-                - minute
-            : -1;
+        burst.isEmpty() ? -1 : Burst.of(burst, outcome.firstStartMs()).get(0).allStartedAfterMs();
     Long redisCpu = measured.cpu().processMicros().get("redis-server");
     return new Result(
         minute,
@@ -114,40 +108,11 @@ final class ScanProbe {
         claimed,
         redisCpu == null ? 0 : redisCpu,
         zrangeUsecPerCall(measured.commands()),
-        window,
+        FireOutcome.of(outcome),
         burstOutcome,
         allStarted,
         loadBefore,
         ProcStat.readLoadAverage1());
-  }
-
-  /** Polls the start logs until every wanted fire has a logged start or {@code capMs} passes. */
-  private static Map<String, List<StartLedger.Start>> drain(
-      StartLogSince mark, Set<String> wanted, long capMs) throws InterruptedException {
-    while (true) {
-      Map<String, List<StartLedger.Start>> logged = mark.read(wanted::contains);
-      if (logged.size() >= wanted.size() || System.currentTimeMillis() >= capMs) {
-        return logged;
-      }
-      Thread.sleep(2_000);
-    }
-  }
-
-  /** {@code startedMs} of the records of expected fires that have no logged start. */
-  static Map<String, Long> claimedStarts(
-      BenchCluster cluster, List<String> expected, Map<String, List<StartLedger.Start>> logged) {
-    Map<String, Long> claimed = new HashMap<>();
-    List<String> missing = FireOutcome.notLogged(expected, logged);
-    cluster
-        .ledger()
-        .timestamps(missing, TriggerFields.STARTED_MS)
-        .forEach(
-            (id, values) -> {
-              if (values[0] != null) {
-                claimed.put(id, values[0]);
-              }
-            });
-    return claimed;
   }
 
   private static double zrangeUsecPerCall(RedisCommandStats stats) {

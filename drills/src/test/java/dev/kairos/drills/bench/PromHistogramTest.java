@@ -12,14 +12,35 @@ class PromHistogramTest {
   private static String scrape(double b100, double b250, double b500, double inf, double sum) {
     return "# HELP kairos_scan_pass_duration_seconds one completed scan pass\n"
         + "# TYPE kairos_scan_pass_duration_seconds histogram\n"
-        + NAME + "_bucket{application=\"node-1\",le=\"0.1\"} " + b100 + "\n"
-        + NAME + "_bucket{application=\"node-1\",le=\"0.25\"} " + b250 + "\n"
-        + NAME + "_bucket{application=\"node-1\",le=\"0.5\",} " + b500 + "\n"
-        + NAME + "_bucket{application=\"node-1\",le=\"+Inf\"} " + inf + "\n"
-        + NAME + "_count{application=\"node-1\"} " + inf + "\n"
-        + NAME + "_sum{application=\"node-1\"} " + sum + "\n"
-        + NAME + "_max{application=\"node-1\"} 0.4\n"
-        + "kairos_scan_passes_total{application=\"node-1\"} " + inf + "\n";
+        + NAME
+        + "_bucket{application=\"node-1\",le=\"0.1\"} "
+        + b100
+        + "\n"
+        + NAME
+        + "_bucket{application=\"node-1\",le=\"0.25\"} "
+        + b250
+        + "\n"
+        + NAME
+        + "_bucket{application=\"node-1\",le=\"0.5\",} "
+        + b500
+        + "\n"
+        + NAME
+        + "_bucket{application=\"node-1\",le=\"+Inf\"} "
+        + inf
+        + "\n"
+        + NAME
+        + "_count{application=\"node-1\"} "
+        + inf
+        + "\n"
+        + NAME
+        + "_sum{application=\"node-1\"} "
+        + sum
+        + "\n"
+        + NAME
+        + "_max{application=\"node-1\"} 0.4\n"
+        + "kairos_scan_passes_total{application=\"node-1\"} "
+        + inf
+        + "\n";
   }
 
   @Test

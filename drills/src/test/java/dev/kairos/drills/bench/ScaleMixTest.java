@@ -93,7 +93,8 @@ class ScaleMixTest {
   @Test
   void theMinuteSliceFiresOnEveryWholeMinute() {
     assertThat(mix.spec(0, LEVEL_START).schedule()).isEqualTo("0 * * * * *");
-    assertThat(fires(200, 0, 120_000, 300_001)).containsExactly(120_000L, 180_000L, 240_000L, 300_000L);
+    assertThat(fires(200, 0, 120_000, 300_001))
+        .containsExactly(120_000L, 180_000L, 240_000L, 300_000L);
   }
 
   @Test
