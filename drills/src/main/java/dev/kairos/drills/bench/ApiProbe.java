@@ -1,71 +1,61 @@
 package dev.kairos.drills.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kairos.drills.DrillNode;
 import dev.kairos.drills.StartRecorder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
  * The admin API at a level, as an operator's console uses it, through the bench's front node (a
- * follower): each call below up to {@code --api-requests} times, one after the other, within
- * {@code --api-budget-s}; then one export of every job, its time, bytes and the node's heap
- * ({@code jvm_memory_used_bytes{area="heap"}} read every 250 ms meanwhile: before, peak, after).
+ * follower): each call below up to {@code --api-requests} times, one after the other, within {@code
+ * --api-budget-s}; then the streamed export of every job ({@link ExportProbe}).
  *
- * <p>The job list pages by cursor when the first page's answer carries a {@code nextCursor}: the
- * "next page" call then follows the cursor from page to page. Otherwise it pages by number, and the
- * call reads a page half-way through the list ({@code page=N/100}). A build whose lists read every
- * job per call (no cursor) is not asked for lists, searches or the export above {@code
- * --api-full-scan-max} jobs: each would hold every job in the node's heap at once.
+ * <p>The job list pages by cursor (docs/api.md "Listing jobs"), so its calls are: the first page;
+ * pages from the middle of the list, each request following the previous answer's {@code
+ * nextCursor}; the filters an index answers ({@code app}, {@code idPrefix}) and those that test
+ * each job within the node's scan budget ({@code handler}, {@code q}), once where every job matches
+ * and once where none does (a request then walks its whole budget: the dearest page there is); and
+ * a job's page as the console's shows it (the job, its next fires, its recent triggers).
  */
 final class ApiProbe {
 
-  /** Pages every list call asks for. */
+  /** Items every list call asks for: the API's default page size. */
   static final int PAGE_SIZE = 50;
 
-  /** The id-prefix search: 100 jobs ({@code scale-0001200} … {@code scale-0001299}). */
+  /** The id-prefix filter: 100 jobs ({@code scale-0001200} … {@code scale-0001299}). */
   static final String ID_PREFIX = "scale-00012";
 
-  /** The owner search: one team of {@link ScaleMix#OWNERS}. */
+  /** The owner search: one team of {@link ScaleMix#OWNERS}, 2 % of the jobs. */
   static final String OWNER = "team-07";
 
-  private static final Duration EXPORT_TIMEOUT = Duration.ofMinutes(10);
-  private static final long HEAP_EVERY_MS = 250;
+  /** A handler no job runs. */
+  static final String NO_HANDLER = "noSuchHandler";
 
-  /** Latency of one call over its requests, in ms. */
-  record Call(String name, String path, int requests, int errors, double p50, double p99, double max, long bytes) {
+  /** Latency of one call over its requests, in ms; {@code bytes} of the last answer. */
+  record Call(
+      String name,
+      String path,
+      int requests,
+      int errors,
+      double p50,
+      double p99,
+      double max,
+      long bytes) {}
 
-    static Call skipped(String name, String path) {
-      return new Call(name, path, 0, 0, Double.NaN, Double.NaN, Double.NaN, 0);
-    }
-
-    boolean wasSkipped() {
-      return requests == 0;
-    }
-  }
-
-  /** The export: status, wall time, bytes and the node's heap before, at its peak and after. */
-  record Export(int status, double seconds, long bytes, long heapBefore, long heapPeak, long heapAfter) {
-    static final Export SKIPPED = new Export(0, Double.NaN, 0, -1, -1, -1);
-  }
-
-  /** Every call of a level, the export, and how the list paged. */
-  record Result(List<Call> calls, Export export, String paging) {}
+  /**
+   * Every call of a level and the export; {@code listTotal} is the first page's {@code total} (-1
+   * when absent): the jobs the list's index counts, which should be the jobs stored.
+   */
+  record Result(List<Call> calls, ExportProbe.Export export, long listTotal) {}
 
   private final BenchCluster cluster;
   private final ScaleBenchOptions options;
-
-  /** Null until a list answered: whether the build pages by cursor. */
-  private Boolean cursorPaging;
 
   ApiProbe(BenchCluster cluster, ScaleBenchOptions options) {
     this.cluster = cluster;
@@ -73,105 +63,91 @@ final class ApiProbe {
   }
 
   Result run(long jobs, String label) throws InterruptedException {
-    JobApi api = cluster.api();
-    boolean lists =
-        Boolean.TRUE.equals(cursorPaging)
-            || options.apiFullScanMax() == 0
-            || jobs <= options.apiFullScanMax();
+    String list = "/api/v1/jobs?size=" + PAGE_SIZE;
+    long[] total = {-1};
     List<Call> calls = new ArrayList<>();
-    String first = "/api/v1/jobs?size=" + PAGE_SIZE;
-    JsonNode page = null;
-    if (lists) {
-      try {
-        page = api.get(first).json();
-      } catch (RuntimeException e) {
-        BenchOut.say("%s: API first page failed: %s", label, e);
-      }
-    }
-    if (page != null) {
-      cursorPaging = page.hasNonNull("nextCursor");
-      calls.add(measure("list, first page", first, i -> first));
-      calls.add(deepPage(api, jobs, page));
-      calls.add(filter("list by app", "app=" + cluster.app()));
-      calls.add(filter("list by handler", "handler=" + StartRecorder.HANDLER));
-      calls.add(filter("search id prefix", "q=" + ID_PREFIX));
-      calls.add(filter("search owner", "q=" + OWNER));
-    } else {
-      if (!lists) {
-        BenchOut.say(
-            "%s: the job list pages without a cursor (reads every job per call): lists, searches"
-                + " and the export are skipped above %,d jobs (--api-full-scan-max)",
-            label, options.apiFullScanMax());
-      }
-      lists = false;
-      calls.add(Call.skipped("list, first page", first));
-      calls.add(Call.skipped("list, next/deep page", first + "&page=…"));
-      calls.add(Call.skipped("list by app", first + "&app=…"));
-      calls.add(Call.skipped("list by handler", first + "&handler=…"));
-      calls.add(Call.skipped("search id prefix", first + "&q=" + ID_PREFIX));
-      calls.add(Call.skipped("search owner", first + "&q=" + OWNER));
-    }
-    SplittableRandom random = new SplittableRandom(jobs);
     calls.add(
         measure(
-            "job by id", "/api/v1/jobs/{id}", i -> "/api/v1/jobs/" + ScaleMix.id(random.nextLong(jobs))));
+            "list, first page",
+            list,
+            i -> List.of(list),
+            json -> total[0] = json.path("total").asLong(-1)));
+    calls.add(middlePages(jobs));
+    calls.add(measure("filter app (index)", list + "&app=" + cluster.app()));
+    calls.add(measure("filter idPrefix (index)", list + "&idPrefix=" + ID_PREFIX));
+    calls.add(measure("filter handler, all match", list + "&handler=" + StartRecorder.HANDLER));
+    calls.add(measure("filter handler, none match", list + "&handler=" + NO_HANDLER));
+    calls.add(measure("search owner (q)", list + "&q=" + OWNER));
+    calls.add(jobPage(jobs));
     calls.forEach(c -> BenchOut.say("%s: API %s", label, line(c)));
-    Export export = lists ? export(cluster.front()) : Export.SKIPPED;
-    if (lists) {
-      BenchOut.say(
-          "%s: API export of %,d jobs: status %d, %.1f s, %,d B; node heap before / peak / after %s"
-              + " / %s / %s MB",
-          label,
-          jobs,
-          export.status(),
-          export.seconds(),
-          export.bytes(),
-          mb(export.heapBefore()),
-          mb(export.heapPeak()),
-          mb(export.heapAfter()));
+    if (total[0] != jobs) {
+      BenchOut.say("%s: the list's total is %,d, not the %,d jobs stored", label, total[0], jobs);
     }
-    String paging =
-        cursorPaging == null ? "not asked" : cursorPaging ? "cursor (nextCursor)" : "page number";
-    return new Result(calls, export, paging);
-  }
-
-  private Call deepPage(JobApi api, long jobs, JsonNode firstPage) {
-    if (Boolean.TRUE.equals(cursorPaging)) {
-      String base = "/api/v1/jobs?size=" + PAGE_SIZE + "&cursor=";
-      String[] cursor = {firstPage.path("nextCursor").asText()};
-      return measure(
-          "list, next page (cursor)",
-          base + "…",
-          i -> base + URLEncoder.encode(cursor[0], StandardCharsets.UTF_8),
-          json -> {
-            if (json != null && json.hasNonNull("nextCursor")) {
-              cursor[0] = json.path("nextCursor").asText();
-            }
-          });
-    }
-    long page = jobs / PAGE_SIZE / 2;
-    String path = "/api/v1/jobs?size=" + PAGE_SIZE + "&page=" + page;
-    return measure("list, deep page", path, i -> path);
-  }
-
-  private Call filter(String name, String query) {
-    String path = "/api/v1/jobs?size=" + PAGE_SIZE + "&" + query;
-    return measure(name, path, i -> path);
-  }
-
-  private Call measure(String name, String shown, IntFunction<String> path) {
-    return measure(name, shown, path, json -> {});
+    ExportProbe.Export export = ExportProbe.run(cluster, jobs, label);
+    return new Result(calls, export, total[0]);
   }
 
   /**
-   * Sends {@code path(i)} for i = 0, 1, … until {@code --api-requests} answered or the budget is
-   * spent (at least one request); {@code each} sees every answer's JSON.
+   * Pages from the middle of the list on, each request with the previous answer's cursor. The first
+   * cursor is the {@code nextCursor} of a one-job page of the 100 ids from the middle one on (an
+   * {@code idPrefix} range): a cursor the API gave, naming the middle job, which the walk continues
+   * after (the cursor names the last job seen, not the filter).
+   */
+  private Call middlePages(long jobs) {
+    String prefix = middlePrefix(jobs);
+    String base = "/api/v1/jobs?size=" + PAGE_SIZE + "&cursor=";
+    String[] cursor = {null};
+    JobApi.Fetched first = cluster.api().get("/api/v1/jobs?size=1&idPrefix=" + prefix);
+    if (first.json() == null || !first.json().hasNonNull("nextCursor")) {
+      BenchOut.say("no cursor from the middle of the list (%d): %s", first.status(), first.json());
+      return new Call("list, cursor pages from the middle", base + "…", 0, 1, 0, 0, 0, 0);
+    }
+    cursor[0] = first.json().path("nextCursor").asText();
+    return measure(
+        "list, cursor pages from the middle",
+        base + "…",
+        i -> List.of(base + URLEncoder.encode(cursor[0], StandardCharsets.UTF_8)),
+        json -> {
+          if (json.hasNonNull("nextCursor")) {
+            cursor[0] = json.path("nextCursor").asText();
+          }
+        });
+  }
+
+  /**
+   * The id prefix of the 100 jobs from the middle one on: the middle index rounded down to a whole
+   * hundred (ids are {@code scale-} and seven digits), without its last two digits.
+   */
+  static String middlePrefix(long jobs) {
+    String middle = ScaleMix.id(jobs / 2 / 100 * 100);
+    return middle.substring(0, middle.length() - 2);
+  }
+
+  /** A job's page as the console shows it: the job, its next five fires, its last 20 triggers. */
+  private Call jobPage(long jobs) {
+    SplittableRandom random = new SplittableRandom(jobs);
+    return measure(
+        "a job's page (job, next fires, triggers)",
+        "/api/v1/jobs/{id}, …/next-fires?count=5, …/triggers?size=20",
+        i -> {
+          String job = "/api/v1/jobs/" + ScaleMix.id(random.nextLong(jobs));
+          return List.of(job, job + "/next-fires?count=5", job + "/triggers?size=20");
+        },
+        json -> {});
+  }
+
+  private Call measure(String name, String path) {
+    return measure(name, path, i -> List.of(path), json -> {});
+  }
+
+  /**
+   * Sends the GETs of {@code request(i)}, one after the other, for i = 0, 1, … until {@code
+   * --api-requests} answered or the budget is spent (at least one request); a request's time is
+   * that of its GETs together. {@code each} sees the JSON of each request's first GET when it
+   * answered 200.
    */
   private Call measure(
-      String name,
-      String shown,
-      IntFunction<String> path,
-      Consumer<JsonNode> each) {
+      String name, String path, IntFunction<List<String>> request, Consumer<JsonNode> each) {
     JobApi api = cluster.api();
     List<Long> micros = new ArrayList<>();
     int errors = 0;
@@ -181,76 +157,40 @@ final class ApiProbe {
       if (i > 0 && System.nanoTime() > budgetEnd) {
         break;
       }
-      JobApi.Fetched f;
-      try {
-        f = api.get(path.apply(i));
-      } catch (RuntimeException e) {
+      double millis = 0;
+      long requestBytes = 0;
+      JsonNode firstJson = null;
+      boolean failed = false;
+      for (String get : request.apply(i)) {
+        JobApi.Fetched f;
+        try {
+          f = api.get(get);
+        } catch (RuntimeException e) {
+          BenchOut.say("API %s failed: %s", name, e);
+          failed = true;
+          break;
+        }
+        failed |= f.status() != 200;
+        millis += f.millis();
+        requestBytes += f.bytes();
+        if (firstJson == null) {
+          firstJson = f.json(); // not null when every GET answered 200
+        }
+      }
+      if (failed) {
         errors++;
-        BenchOut.say("API %s failed: %s", name, e);
         continue;
       }
-      if (f.status() != 200) {
-        errors++;
-      }
-      micros.add(Math.round(f.millis() * 1000));
-      bytes = f.bytes();
-      each.accept(f.json());
+      micros.add(Math.round(millis * 1000));
+      bytes = requestBytes;
+      each.accept(firstJson);
     }
     Dist d = Dist.of(micros);
     return new Call(
-        name, shown, micros.size(), errors, d.p50() / 1e3, d.p99() / 1e3, d.max() / 1e3, bytes);
-  }
-
-  private Export export(DrillNode node) throws InterruptedException {
-    long before = heap(node);
-    AtomicLong peak = new AtomicLong(before);
-    Thread sampler =
-        new Thread(
-            () -> {
-              while (!Thread.currentThread().isInterrupted()) {
-                peak.accumulateAndGet(heap(node), Math::max);
-                try {
-                  Thread.sleep(HEAP_EVERY_MS);
-                } catch (InterruptedException e) {
-                  return;
-                }
-              }
-            },
-            "scale-bench-heap");
-    sampler.setDaemon(true);
-    sampler.start();
-    JobApi.Fetched f;
-    try {
-      f = cluster.api().download("/api/v1/job-export", EXPORT_TIMEOUT);
-    } catch (RuntimeException e) {
-      BenchOut.say("API export failed: %s", e);
-      f = new JobApi.Fetched(-1, 0, Double.NaN, null);
-    } finally {
-      sampler.interrupt();
-      sampler.join(5_000);
-    }
-    long after = heap(node);
-    peak.accumulateAndGet(after, Math::max);
-    return new Export(f.status(), f.millis() / 1e3, f.bytes(), before, peak.get(), after);
-  }
-
-  /** The node's heap in use now (bytes), or -1 when it does not answer. */
-  private static long heap(DrillNode node) {
-    try {
-      return (long) node.probe().metric("jvm_memory_used_bytes", Map.of("area", "heap"));
-    } catch (RuntimeException e) {
-      return -1;
-    }
-  }
-
-  static String mb(long bytes) {
-    return bytes < 0 ? "–" : String.format(Locale.ROOT, "%,.0f", bytes / 1e6);
+        name, path, micros.size(), errors, d.p50() / 1e3, d.p99() / 1e3, d.max() / 1e3, bytes);
   }
 
   static String line(Call c) {
-    if (c.wasSkipped()) {
-      return c.name() + ": skipped";
-    }
     return String.format(
         Locale.ROOT,
         "%s (%s): %d requests, %d errors, p50 %.1f ms, p99 %.1f ms, max %.1f ms, %,d B",

@@ -215,12 +215,6 @@ record ScaleLevel(
       return lines;
     }
     for (ApiProbe.Call c : api.calls()) {
-      if (c.wasSkipped()) {
-        lines.add(
-            String.format(
-                Locale.ROOT, "| %,d | %s | skipped (O(N) per call) | | | | | |", jobs, c.name()));
-        continue;
-      }
       lines.add(
           String.format(
               Locale.ROOT,
@@ -239,7 +233,7 @@ record ScaleLevel(
   }
 
   static String exportHeader() {
-    return "| jobs | list paging | export status | export s | export MB | node heap before / peak /"
+    return "| jobs | list total | export status | export s | export MB | node heap before / peak /"
         + " after MB |\n"
         + "|---|---|---|---|---|---|";
   }
@@ -248,21 +242,18 @@ record ScaleLevel(
     if (api == null) {
       return String.format(Locale.ROOT, "| %,d | not run | | | | |", jobs);
     }
-    ApiProbe.Export e = api.export();
-    if (e == ApiProbe.Export.SKIPPED) {
-      return String.format(Locale.ROOT, "| %,d | %s | skipped (O(N)) | | | |", jobs, api.paging());
-    }
+    ExportProbe.Export e = api.export();
     return String.format(
         Locale.ROOT,
-        "| %,d | %s | %d | %s | %,.1f | %s / %s / %s |",
+        "| %,d | %,d | %d | %s | %,.1f | %s / %s / %s |",
         jobs,
-        api.paging(),
+        api.listTotal(),
         e.status(),
         num(e.seconds(), 1),
         e.bytes() / 1e6,
-        ApiProbe.mb(e.heapBefore()),
-        ApiProbe.mb(e.heapPeak()),
-        ApiProbe.mb(e.heapAfter()));
+        ExportProbe.mb(e.heapBefore()),
+        ExportProbe.mb(e.heapPeak()),
+        ExportProbe.mb(e.heapAfter()));
   }
 
   private static String num(double v, int decimals) {

@@ -12,7 +12,7 @@ class ScaleLevelTest {
   private static final List<String> PROCESSES = List.of("node-1", "node-2", "exec-1", "exec-2");
 
   private static ScaleLevel level(RebuildProbe.Result rebuild, ApiProbe.Result api) {
-    FireOutcome burst = new FireOutcome(100, 100, 0, 0, 0, Dist.of(List.of(10L, 20L)), Map.of());
+    FireOutcome burst = new FireOutcome(100, 100, 0, 0, 0, Dist.of(List.of(10L, 20L)));
     ScanProbe.Result scan =
         new ScanProbe.Result(
             1_800_000_060_000L,
@@ -65,10 +65,12 @@ class ScaleLevelTest {
     ApiProbe.Result api =
         new ApiProbe.Result(
             List.of(
-                new ApiProbe.Call("list, first page", "/api/v1/jobs?size=50", 50, 0, 12, 30, 31, 20_000),
-                ApiProbe.Call.skipped("search owner", "/api/v1/jobs?size=50&q=team-07")),
-            new ApiProbe.Export(200, 1.5, 5_000_000, 80_000_000, 140_000_000, 90_000_000),
-            "page number");
+                new ApiProbe.Call(
+                    "list, first page", "/api/v1/jobs?size=50", 50, 0, 12, 30, 31, 20_000),
+                new ApiProbe.Call(
+                    "search owner (q)", "/api/v1/jobs?size=50&q=team-07", 3, 1, 40, 90, 90, 0)),
+            new ExportProbe.Export(200, 1.5, 5_000_000, 80_000_000, 140_000_000, 90_000_000),
+            10_000);
     ScaleLevel level = level(rebuild, api);
     assertColumns(ScaleLevel.importHeader(), level.importLine());
     assertColumns(ScaleLevel.storageHeader(PROCESSES), level.storageLine(PROCESSES));
@@ -77,8 +79,11 @@ class ScaleLevelTest {
     assertColumns(ScaleLevel.rebuildHeader(), level.rebuildLine());
     level.apiLines().forEach(line -> assertColumns(ScaleLevel.apiHeader(), line));
     assertColumns(ScaleLevel.exportHeader(), level.exportLine());
-    assertThat(level.importLine()).startsWith("| 10,000 | 10,000 | 3.2 (10, 2) | 3,125 | 30.0 | 2,800 |");
+    assertThat(level.importLine())
+        .startsWith("| 10,000 | 10,000 | 3.2 (10, 2) | 3,125 | 30.0 | 2,800 |");
     assertThat(level.storageLine(PROCESSES)).endsWith("| 60.0 | – | – | – |");
+    assertThat(level.exportLine())
+        .isEqualTo("| 10,000 | 10,000 | 200 | 1.5 | 5.0 | 80 / 140 / 90 |");
   }
 
   @Test
