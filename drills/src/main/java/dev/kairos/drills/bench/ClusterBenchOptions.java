@@ -4,12 +4,11 @@ import dev.kairos.core.redis.RedisKeys;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -36,14 +35,6 @@ import picocli.CommandLine.ParameterException;
     })
 final class ClusterBenchOptions {
 
-  /**
-   * The node and executor JVMs' default options, comma-separated as the option takes them: those a
-   * deployment would use, not the drills' C1-only 256 MB (docs/benchmarks.md, section 10).
-   */
-  static final String DEFAULT_CHILD_JVM =
-      "-Xmx512m,-XX:+UseSerialGC,-XX:MetaspaceSize=128m,-Xss512k,"
-          + "-XX:-UseDynamicNumberOfCompilerThreads";
-
   /** W1 spreads its jobs over 100 bands of the second, at most one import call per band. */
   static final int MAX_W1_JOBS = Workload.PHASE_BANDS * JobApi.MAX_BATCH;
 
@@ -65,26 +56,8 @@ final class ClusterBenchOptions {
       description = "Which workloads, in order (${COMPLETION-CANDIDATES}).")
   private List<Workload> workloads;
 
-  @Option(
-      names = "--nodes",
-      paramLabel = "N",
-      defaultValue = "2",
-      description = "Scheduler node JVMs.")
-  private int nodes;
-
-  @Option(
-      names = "--executors",
-      paramLabel = "N",
-      defaultValue = "2",
-      description = "Executor JVMs.")
-  private int executors;
-
-  @Option(
-      names = "--queues",
-      paramLabel = "N",
-      defaultValue = "4",
-      description = "Queues per handler topic (= executor slots).")
-  private int queues;
+  /** --nodes, --executors, --queues, --child-jvm, --redis-config. */
+  @Mixin private TopologyOptions topology;
 
   @Option(
       names = "--sync",
@@ -139,13 +112,6 @@ final class ClusterBenchOptions {
   private long midnightLeadSeconds;
 
   @Option(
-      names = "--child-jvm",
-      paramLabel = "OPTION,...",
-      defaultValue = DEFAULT_CHILD_JVM,
-      description = "The node and executor JVMs' options, comma-separated.")
-  private String childJvm;
-
-  @Option(
       names = "--write-jobs",
       paramLabel = "N",
       defaultValue = "10000",
@@ -167,13 +133,6 @@ final class ClusterBenchOptions {
       defaultValue = "" + RedisKeys.DEFAULT_SHARDS,
       description = "Shard count written to Redis before the nodes start (they adopt it).")
   private int shards;
-
-  @Option(
-      names = "--redis-config",
-      defaultValue = "",
-      paramLabel = "name:value,...",
-      description = "CONFIG SET pairs applied before the nodes start, e.g. rdbcompression:no.")
-  private String redisConfigText;
 
   @Option(
       names = "--soak-min",
@@ -204,8 +163,6 @@ final class ClusterBenchOptions {
       description = "Print this help and exit.")
   private boolean help;
 
-  private Map<String, String> redisConfig;
-
   private ClusterBenchOptions() {}
 
   /**
@@ -235,8 +192,7 @@ final class ClusterBenchOptions {
   }
 
   private void check(CommandLine cl) {
-    require(cl, nodes >= 1, "--nodes must be at least 1");
-    require(cl, executors >= 1 && queues >= executors, "need 1 ≤ --executors ≤ --queues (slots)");
+    topology.check(cl);
     require(cl, windowSeconds > 0, "--window-s must be positive");
     require(cl, warmupSeconds >= 0, "--warmup-s must not be negative");
     require(cl, shards >= 1 && shards <= 16384, "--shards must be 1 to 16384");
@@ -261,7 +217,6 @@ final class ClusterBenchOptions {
         soakWorkload.recurring() && (soakWorkload != Workload.W1 || soakJobs <= MAX_W1_JOBS),
         "--soak-workload must be W1 (at most " + MAX_W1_JOBS + " jobs), W2 or M1");
     require(cl, soakJobs >= 1, "--soak-jobs must be at least 1");
-    redisConfig = redisConfig(cl, redisConfigText);
   }
 
   private static void require(CommandLine cl, boolean ok, String message) {
@@ -270,27 +225,9 @@ final class ClusterBenchOptions {
     }
   }
 
-  /** {@code name:value,name:value} → CONFIG SET pairs, in order. */
-  private static Map<String, String> redisConfig(CommandLine cl, String given) {
-    Map<String, String> config = new LinkedHashMap<>();
-    for (String pair : given.split(",")) {
-      if (pair.isBlank()) {
-        continue;
-      }
-      int colon = pair.indexOf(':');
-      require(
-          cl,
-          colon > 0,
-          "--redis-config takes name:value pairs separated by commas, got '" + pair + "'");
-      config.put(pair.substring(0, colon).trim(), pair.substring(colon + 1).trim());
-    }
-    return config;
-  }
-
   /** The cluster these options start. */
   ClusterShape shape() {
-    return new ClusterShape(
-        nodes, executors, queues, sync, shards, childJvmOptions(), redisConfig);
+    return topology.shape(sync, shards);
   }
 
   /** {@code --help} was given: print {@link #usage()} and run nothing. */
@@ -307,15 +244,15 @@ final class ClusterBenchOptions {
   }
 
   int nodes() {
-    return nodes;
+    return topology.nodes();
   }
 
   int executors() {
-    return executors;
+    return topology.executors();
   }
 
   int queues() {
-    return queues;
+    return topology.queues();
   }
 
   boolean sync() {
@@ -346,7 +283,7 @@ final class ClusterBenchOptions {
   }
 
   List<String> childJvmOptions() {
-    return Arrays.stream(childJvm.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    return topology.childJvmOptions();
   }
 
   int writeJobs() {
@@ -362,7 +299,7 @@ final class ClusterBenchOptions {
   }
 
   Map<String, String> redisConfig() {
-    return redisConfig;
+    return topology.redisConfig();
   }
 
   /** Minutes of the Redis memory soak; 0 = no soak (the workloads run). */

@@ -3,12 +3,10 @@ package dev.kairos.drills.bench;
 import dev.kairos.core.redis.RedisKeys;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -73,7 +71,8 @@ final class ScaleBenchOptions {
       fallbackValue = "true",
       defaultValue = "true",
       paramLabel = "true|false",
-      description = "At each level, empty Redis (FLUSHALL) and measure the rebuild from PostgreSQL.")
+      description =
+          "At each level, empty Redis (FLUSHALL) and measure the rebuild from PostgreSQL.")
   private boolean rebuild;
 
   @Option(
@@ -90,58 +89,14 @@ final class ScaleBenchOptions {
       description = "Longest time spent on one API call's requests at one level.")
   private int apiBudgetSeconds;
 
-  @Option(
-      names = "--api-full-scan-max",
-      paramLabel = "N",
-      defaultValue = "200000",
-      description =
-          "When the job list pages without a cursor (a build whose lists read every job), skip"
-              + " the list, search and export calls at levels above this: a node of -Xmx512m"
-              + " cannot hold a million jobs at once. 0 = never skip.")
-  private int apiFullScanMax;
-
-  @Option(
-      names = "--nodes",
-      paramLabel = "N",
-      defaultValue = "2",
-      description = "Scheduler node JVMs.")
-  private int nodes;
-
-  @Option(
-      names = "--executors",
-      paramLabel = "N",
-      defaultValue = "2",
-      description = "Executor JVMs.")
-  private int executors;
-
-  @Option(
-      names = "--queues",
-      paramLabel = "N",
-      defaultValue = "4",
-      description = "Queues per handler topic (= executor slots).")
-  private int queues;
-
-  @Option(
-      names = "--child-jvm",
-      paramLabel = "OPTION,...",
-      defaultValue = ClusterBenchOptions.DEFAULT_CHILD_JVM,
-      description = "The node and executor JVMs' options, comma-separated.")
-  private String childJvm;
-
-  @Option(
-      names = "--redis-config",
-      defaultValue = "",
-      paramLabel = "name:value,...",
-      description = "CONFIG SET pairs applied before the nodes start, e.g. rdbcompression:no.")
-  private String redisConfigText;
+  /** --nodes, --executors, --queues, --child-jvm, --redis-config: as ClusterBench's. */
+  @Mixin private TopologyOptions topology;
 
   @Option(
       names = {"-h", "--help"},
       usageHelp = true,
       description = "Print this help and exit.")
   private boolean help;
-
-  private Map<String, String> redisConfig;
 
   private ScaleBenchOptions() {}
 
@@ -179,21 +134,7 @@ final class ScaleBenchOptions {
     require(cl, memorySamples >= 1, "--memory-samples must be at least 1");
     require(cl, apiRequests >= 1, "--api-requests must be at least 1");
     require(cl, apiBudgetSeconds >= 1, "--api-budget-s must be at least 1");
-    require(cl, apiFullScanMax >= 0, "--api-full-scan-max must not be negative");
-    require(cl, nodes >= 1, "--nodes must be at least 1");
-    require(cl, executors >= 1 && queues >= executors, "need 1 ≤ --executors ≤ --queues (slots)");
-    redisConfig = new LinkedHashMap<>();
-    for (String pair : redisConfigText.split(",")) {
-      if (pair.isBlank()) {
-        continue;
-      }
-      int colon = pair.indexOf(':');
-      require(
-          cl,
-          colon > 0,
-          "--redis-config takes name:value pairs separated by commas, got '" + pair + "'");
-      redisConfig.put(pair.substring(0, colon).trim(), pair.substring(colon + 1).trim());
-    }
+    topology.check(cl);
   }
 
   private static void require(CommandLine cl, boolean ok, String message) {
@@ -211,14 +152,7 @@ final class ScaleBenchOptions {
    * count, as deployed.
    */
   ClusterShape shape() {
-    return new ClusterShape(
-        nodes,
-        executors,
-        queues,
-        true,
-        RedisKeys.DEFAULT_SHARDS,
-        Arrays.stream(childJvm.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList(),
-        redisConfig);
+    return topology.shape(true, RedisKeys.DEFAULT_SHARDS);
   }
 
   List<Integer> levels() {
@@ -247,9 +181,5 @@ final class ScaleBenchOptions {
 
   int apiBudgetSeconds() {
     return apiBudgetSeconds;
-  }
-
-  int apiFullScanMax() {
-    return apiFullScanMax;
   }
 }

@@ -27,7 +27,8 @@ class ScaleBenchOptionsTest {
 
   @Test
   void levelsMustAscendInWholeHundreds() {
-    assertThat(ScaleBenchOptions.parse("--levels=2000,10000").levels()).containsExactly(2000, 10000);
+    assertThat(ScaleBenchOptions.parse("--levels=2000,10000").levels())
+        .containsExactly(2000, 10000);
     assertThatThrownBy(() -> ScaleBenchOptions.parse("--levels=10000,2000"))
         .isInstanceOf(CommandLine.ParameterException.class)
         .hasMessageContaining("ascend");
@@ -42,5 +43,19 @@ class ScaleBenchOptionsTest {
         .isEqualTo(Map.of("rdbcompression", "no"));
     assertThatThrownBy(() -> ScaleBenchOptions.parse("--no-such-option"))
         .isInstanceOf(CommandLine.ParameterException.class);
+  }
+
+  @Test
+  void theTopologyIsCheckedAsClusterBenchChecksIt() {
+    assertThat(ScaleBenchOptions.parse("--nodes=3", "--executors=1", "--queues=2").shape())
+        .extracting(ClusterShape::nodes, ClusterShape::executors, ClusterShape::queues)
+        .containsExactly(3, 1, 2);
+    assertThatThrownBy(() -> ScaleBenchOptions.parse("--executors=5", "--queues=4"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("--executors");
+    assertThatThrownBy(() -> ScaleBenchOptions.parse("--redis-config=rdbcompression"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("name:value");
+    assertThat(ScaleBenchOptions.usage()).contains("--levels", "--nodes", "--child-jvm");
   }
 }
