@@ -180,7 +180,7 @@ public final class ScaleBench {
     BenchOut.say(
         "%s: MEMORY Redis %s; job hash %.0f B (definition %.0f B), per-shard keys %.1f B/job,"
             + " event streams %.1f MB; PostgreSQL kairos_job %.1f MB (%,d live), kairos_trigger %.1f MB (%,d rows);"
-            + " heaps after full GC %s",
+            + " heaps after full GC (MB) %s",
         label,
         new RedisMemory(memory.usedMemory(), memory.keys(), null),
         memory.hashBytes(),
@@ -191,7 +191,7 @@ public final class ScaleBench {
         pg.liveJobs(),
         pg.triggerBytes() / 1e6,
         pg.triggerRows(),
-        heaps);
+        heapsText(heaps));
 
     RebuildProbe.Result rebuild = null;
     ApiProbe.Result apiResult = null;
@@ -227,6 +227,21 @@ public final class ScaleBench {
       throw failure;
     }
     BenchOut.say("%s: done", label);
+  }
+
+  /** {@code node-1=66.8, …} in MB, "–" where jcmd failed. */
+  private static String heapsText(Map<String, OptionalLong> heaps) {
+    StringBuilder text = new StringBuilder();
+    heaps.forEach(
+        (process, heap) ->
+            text.append(text.length() == 0 ? "" : ", ")
+                .append(process)
+                .append('=')
+                .append(
+                    heap.isPresent()
+                        ? String.format(Locale.ROOT, "%.1f", heap.getAsLong() / 1e6)
+                        : "–"));
+    return text.toString();
   }
 
   /** The node and executor JVMs, in the meter's order. */
