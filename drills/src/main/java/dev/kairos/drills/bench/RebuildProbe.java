@@ -42,7 +42,19 @@ final class RebuildProbe {
   private static final long WAIT_S = 60;
 
   /** Due scores of sampled jobs after the rebuild against before it. */
-  record Scores(int same, int later, int earlier, int missing) {}
+  record Scores(int same, int later, int earlier, int missing) {
+
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "same %,d / later %,d / earlier %,d / missing %,d",
+          same,
+          later,
+          earlier,
+          missing);
+    }
+  }
 
   /** What the rebuild measured; times in seconds from the flush, -1 when never reached. */
   record Result(
