@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -16,9 +21,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * range (32768+), where the kernel picks local ports for outgoing connections: a port picked there
  * could be taken by any client between our check and the server's bind. For a block (a Redis
  * Cluster node and its bus port at + 10000) every port of the block is in that range, so the base
- * is drawn from a narrower one. A random start spreads parallel test JVMs apart, each candidate is
- * checked by binding it, and ports handed out by this JVM are remembered so two components of one
- * JVM never get the same port, even before either has bound it.
+ * is drawn from a narrower one. Each candidate is checked by binding it.
+ *
+ * <p>A port handed out stays reserved for the life of the JVM, across JVMs too: this JVM holds a
+ * lock on the file {@code <java.io.tmpdir>/kairos-free-ports/<port>} until it exits (the operating
+ * system drops the lock of a killed JVM). Checking that a port binds is not enough on its own:
+ * between the check and the server's bind, or while a test has stopped a server to start it again
+ * on the same port, a second test JVM (Surefire forks, {@code mvn -T 2}) could pick the same port,
+ * and ZooKeeper's embedded server exits its whole JVM when its bind fails.
  */
 public final class FreePorts {
 
@@ -28,7 +38,12 @@ public final class FreePorts {
   /** Highest port handed out. */
   public static final int HIGHEST = 32_000;
 
-  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+  /** Ports handed out by this JVM, with the cross-JVM lock that reserves each. */
+  private static final Map<Integer, FileLock> HANDED_OUT = new ConcurrentHashMap<>();
+
+  private static final Path LOCKS =
+      Path.of(System.getProperty("java.io.tmpdir"), "kairos-free-ports");
+
   private static final int ATTEMPTS = 2_000;
 
   private FreePorts() {}
@@ -63,7 +78,13 @@ public final class FreePorts {
   private static boolean reserveAll(int base, int[] offsets) {
     for (int i = 0; i < offsets.length; i++) {
       int port = base + offsets[i];
-      if (!HANDED_OUT.add(port)) {
+      if (HANDED_OUT.containsKey(port)) {
+        release(base, offsets, i);
+        return false;
+      }
+      FileLock lock = lockAcrossJvms(port);
+      if (lock == null || HANDED_OUT.putIfAbsent(port, lock) != null) {
+        unlock(lock);
         release(base, offsets, i);
         return false;
       }
@@ -77,7 +98,46 @@ public final class FreePorts {
 
   private static void release(int base, int[] offsets, int count) {
     for (int i = 0; i < count; i++) {
-      HANDED_OUT.remove(base + offsets[i]);
+      unlock(HANDED_OUT.remove(base + offsets[i]));
+    }
+  }
+
+  /** The port's reservation, or null while another live JVM holds it. */
+  private static FileLock lockAcrossJvms(int port) {
+    FileChannel channel = null;
+    try {
+      Files.createDirectories(LOCKS);
+      channel =
+          FileChannel.open(
+              LOCKS.resolve(Integer.toString(port)),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE);
+      FileLock lock = channel.tryLock();
+      if (lock == null) {
+        channel.close();
+      }
+      return lock; // the channel stays open while the lock is held: closing it would drop the lock
+    } catch (IOException | RuntimeException e) {
+      // OverlappingFileLockException: this JVM raced itself for the port; try another
+      closeQuietly(channel);
+      return null;
+    }
+  }
+
+  private static void unlock(FileLock lock) {
+    if (lock != null) {
+      closeQuietly(lock.channel());
+    }
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    if (channel == null) {
+      return;
+    }
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // nothing held any more either way
     }
   }
 

@@ -40,18 +40,29 @@ final class SyncFixture implements AutoCloseable {
   private final List<AutoCloseable> workers = new ArrayList<>();
 
   SyncFixture(EmbeddedRedisCluster cluster, EmbeddedPostgreSql pg) {
-    this(flushed(cluster), pg);
+    this(flushed(cluster), pg, true);
+  }
+
+  /**
+   * @param freshDatabase whether PostgreSQL starts empty too; false keeps what an earlier fixture
+   *     synced there (Redis alone lost its data)
+   */
+  SyncFixture(EmbeddedRedisCluster cluster, EmbeddedPostgreSql pg, boolean freshDatabase) {
+    this(flushed(cluster), pg, freshDatabase);
   }
 
   SyncFixture(EmbeddedRedis server, EmbeddedPostgreSql pg) {
-    this(flushed(server), pg);
+    this(flushed(server), pg, true);
   }
 
-  private SyncFixture(KairosRedis redis, EmbeddedPostgreSql pg) {
+  private SyncFixture(KairosRedis redis, EmbeddedPostgreSql pg, boolean freshDatabase) {
     this.pg = pg;
     this.redis = redis;
     ClusterMetadata.initialise(redis, SHARDS);
     this.dataSource = dataSource(pg);
+    if (!freshDatabase) {
+      return;
+    }
     try (Connection c = pg.connect();
         Statement st = c.createStatement()) {
       st.execute("DROP SCHEMA public CASCADE");

@@ -109,7 +109,9 @@ class ComposeFileTest {
                 required.add(name);
               }
             });
-    assertThat(required).contains("KAIROS_CLUSTER_SECRET", "KAIROS_ADMIN_TOKEN_SHA256");
+    assertThat(required)
+        .contains(
+            "KAIROS_CLUSTER_SECRET", "KAIROS_ADMIN_TOKEN_SHA256", "KAIROS_METRICS_TOKEN_SHA256");
     Set<String> declaredSecrets = compose.topLevel("secrets").keySet();
     for (String service : nodes) {
       Set<String> given = new LinkedHashSet<>(compose.environment(service).keySet());
@@ -195,7 +197,9 @@ class ComposeFileTest {
       assertThat(prometheus).contains("- " + service + ":" + port);
     }
     assertThat(prometheus).contains("metrics_path: /actuator/prometheus");
-    assertThat(compose.strings("prometheus", "secrets")).contains("kairos-admin-token");
+    // Least privilege: Prometheus holds the METRICS token, never the admin one.
+    assertThat(compose.strings("prometheus", "secrets")).containsExactly("kairos-metrics-token");
+    assertThat(prometheus).contains("credentials_file: /run/secrets/kairos-metrics-token");
   }
 
   private static List<String> healthcheck(String service) {

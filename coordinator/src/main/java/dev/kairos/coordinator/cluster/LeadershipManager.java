@@ -13,13 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +35,12 @@ import org.slf4j.LoggerFactory;
  *       a follower.
  * </ul>
  *
- * <p>Threads: one named loop thread ticks every heartbeat interval (heartbeats, checks, elections);
- * transitions happen under {@code lock}, which is never held while calling the transport or
- * ZooKeeper, so two managers calling each other cannot deadlock.
+ * <p>This class does the I/O and the loop: the heartbeats and questions to the other nodes ({@link
+ * ClusterTransport}), the terms ({@link TermAllocator}) and the leader znode ({@link LeaderZnode});
+ * every transition is {@link TermState}'s, made from what was read. Threads: one named loop thread
+ * ticks every heartbeat interval (heartbeats, checks, elections); the term state's monitor is never
+ * held while calling the transport or ZooKeeper, so two managers calling each other cannot
+ * deadlock.
  */
 public final class LeadershipManager implements AutoCloseable {
 
@@ -55,18 +53,14 @@ public final class LeadershipManager implements AutoCloseable {
   }
 
   private final CuratorFramework client;
-  private final ZkLayout layout;
   private final ZkMembership membership;
   private final TermAllocator terms;
   private final ClusterTransport transport;
   private final ElectionConfig config;
-  private final LongSupplier nanos;
   private final Member self;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
   private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
   private final ConnectionStateListener connectionListener = this::connectionChanged;
-  private final MeterRegistry meters;
-  private final Counter electionsWon;
   private final Counter electionsLost;
   private final Counter confirmationsDenied;
   private final Counter heartbeatFailures;
@@ -74,26 +68,16 @@ public final class LeadershipManager implements AutoCloseable {
   private final Counter followersDeclaredDead;
   private final Counter abstentions;
   private final BooleanSupplier reachesRedis;
-  private boolean abstaining;
-  private final long timeoutNanos;
   private final FollowerLiveness liveness;
-  private CuratorCache leaderCache;
+  private final TermState termState;
+  private final LeaderZnode leaderZnode;
 
-  /** Only the loop thread touches it. */
+  /** Only the loop thread touches these. */
   private boolean warnedTwoMembers;
 
-  private ScheduledExecutorService loop;
+  private boolean abstaining;
 
-  private final Object lock = new Object();
-  // Guarded by lock.
-  private long leadingTerm;
-  private long observedTerm;
-  private boolean connected = true;
-  private long connectionEpoch;
-  private long candidateNotBefore;
-  private long lastHeard;
-  private long lastHeardTerm;
-  private long lastSeenLeaderTerm = -1;
+  private ScheduledExecutorService loop;
 
   public LeadershipManager(
       CuratorFramework client,
@@ -124,23 +108,22 @@ public final class LeadershipManager implements AutoCloseable {
       MeterRegistry meters) {
     this.reachesRedis = reachesRedis;
     this.client = client;
-    this.layout = layout;
     this.membership = membership;
     this.terms = terms;
     this.transport = transport;
     this.config = config;
-    this.nanos = nanos;
     this.self = membership.self();
-    this.meters = meters;
-    this.timeoutNanos = config.leaderTimeout().toNanos();
-    this.electionsWon = meters.counter("kairos.election.won");
+    long timeoutNanos = config.leaderTimeout().toNanos();
     this.electionsLost = meters.counter("kairos.election.lost");
     this.confirmationsDenied = meters.counter("kairos.election.confirmations.denied");
     this.heartbeatFailures = meters.counter("kairos.election.heartbeat.failures");
     this.loopErrors = meters.counter("kairos.election.loop.errors");
     this.followersDeclaredDead = meters.counter("kairos.cluster.followers.declared.dead");
     this.abstentions = meters.counter("kairos.election.abstentions");
+    meters.counter("kairos.election.won"); // registered from the start, like the others
     this.liveness = new FollowerLiveness(timeoutNanos, nanos);
+    this.termState = new TermState(self.name(), timeoutNanos, nanos, liveness, listeners, meters);
+    this.leaderZnode = new LeaderZnode(client, layout);
   }
 
   /**
@@ -162,16 +145,12 @@ public final class LeadershipManager implements AutoCloseable {
 
   /** The term this node leads, or 0. */
   public long leadingTerm() {
-    synchronized (lock) {
-      return leadingTerm;
-    }
+    return termState.leadingTerm();
   }
 
   /** The highest term this node has seen. */
   public long observedTerm() {
-    synchronized (lock) {
-      return observedTerm;
-    }
+    return termState.observedTerm();
   }
 
   public boolean isLeader() {
@@ -183,9 +162,7 @@ public final class LeadershipManager implements AutoCloseable {
       throw new IllegalStateException(
           "leadership of " + self.name() + " was already " + state.get());
     }
-    synchronized (lock) {
-      lastHeard = nanos.getAsLong();
-    }
+    termState.heardNow();
     loop =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -193,9 +170,7 @@ public final class LeadershipManager implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    leaderCache = CuratorCache.build(client, layout.leader());
-    leaderCache.listenable().addListener((type, before, after) -> nudge());
-    leaderCache.start();
+    leaderZnode.start(this::nudge);
     client.getConnectionStateListenable().addListener(connectionListener);
     long every = config.heartbeatInterval().toMillis();
     loop.scheduleWithFixedDelay(this::tick, 0, every, TimeUnit.MILLISECONDS);
@@ -219,14 +194,7 @@ public final class LeadershipManager implements AutoCloseable {
    * @return the highest term this node knows of
    */
   public long onHeartbeat(long term, String leaderId) {
-    synchronized (lock) {
-      observe(term, "heartbeat from " + leaderId);
-      if (term >= observedTerm && leadingTerm == 0) {
-        lastHeard = nanos.getAsLong();
-        lastHeardTerm = term;
-      }
-      return observedTerm;
-    }
+    return termState.onHeartbeat(term, leaderId);
   }
 
   /**
@@ -242,22 +210,12 @@ public final class LeadershipManager implements AutoCloseable {
 
   /** Whether this node leads {@code term} or higher, or heard a leader of it within the timeout. */
   public boolean stillHearsLeader(long term) {
-    synchronized (lock) {
-      if (leadingTerm >= term) {
-        return true;
-      }
-      return lastHeardTerm >= term && nanos.getAsLong() - lastHeard < timeoutNanos;
-    }
+    return termState.stillHearsLeader(term);
   }
 
   /** For {@code ScanLoop}'s and the sweeper's fence rejections: step down, adopt the fence. */
   public void onStaleTerm(StaleTermException e) {
-    synchronized (lock) {
-      if (leadingTerm == e.term()) {
-        revoke("fence", "fence rejection (fence " + e.fence() + ")");
-      }
-      observe(e.fence(), "fence");
-    }
+    termState.onStaleTerm(e.term(), e.fence());
   }
 
   // ---- the loop
@@ -267,16 +225,10 @@ public final class LeadershipManager implements AutoCloseable {
       return;
     }
     try {
-      long leading;
-      synchronized (lock) {
-        if (!connected) {
-          return;
-        }
-        leading = leadingTerm;
-      }
+      long leading = termState.tickTerm();
       if (leading > 0) {
         leaderTick(leading);
-      } else {
+      } else if (leading == 0) {
         followerTick();
       }
     } catch (RuntimeException e) {
@@ -287,23 +239,18 @@ public final class LeadershipManager implements AutoCloseable {
 
   private void leaderTick(long term) {
     if (!reachesRedis.getAsBoolean()) {
-      synchronized (lock) {
-        if (leadingTerm == term) {
-          // Liveness: heartbeats would keep followers from electing a leader that can scan.
-          revoke(
-              "redis-unreachable",
-              "Redis has not answered for the leader timeout ("
-                  + config.leaderTimeout().toMillis()
-                  + " ms)");
-        }
-      }
+      // Liveness: heartbeats would keep followers from electing a leader that can scan.
+      termState.stepDown(
+          term,
+          "redis-unreachable",
+          "Redis has not answered for the leader timeout ("
+              + config.leaderTimeout().toMillis()
+              + " ms)");
       return;
     }
-    LeaderRecord znode = leaderRecord();
+    LeaderRecord znode = leaderZnode.cached();
     if (znode != null && znode.term() > term) {
-      synchronized (lock) {
-        observe(znode.term(), "leader znode");
-      }
+      termState.observe(znode.term(), "leader znode");
       return;
     }
     List<Member> members = membership.members();
@@ -312,17 +259,13 @@ public final class LeadershipManager implements AutoCloseable {
       if (member.name().equals(self.name())) {
         continue;
       }
-      synchronized (lock) {
-        if (leadingTerm != term || !connected) {
-          return; // Safety: revoked mid-round (SUSPENDED, higher term): not one more heartbeat.
-        }
+      if (!termState.stillLeads(term)) {
+        return; // Safety: revoked mid-round (SUSPENDED, higher term): not one more heartbeat.
       }
       try {
         long theirs = transport.heartbeat(member, term, self.name());
         liveness.answered(member);
-        synchronized (lock) {
-          observe(theirs, "heartbeat reply of " + member.name());
-        }
+        termState.observe(theirs, "heartbeat reply of " + member.name());
       } catch (RuntimeException e) {
         heartbeatFailures.increment();
         log.debug("term={} heartbeat to {} failed: {}", term, member.name(), e.toString());
@@ -356,10 +299,8 @@ public final class LeadershipManager implements AutoCloseable {
   private void declareSilentFollowersDead(long term) {
     List<Member> dead = liveness.expire(membership.members(), self.name());
     for (Member member : dead) {
-      synchronized (lock) {
-        if (leadingTerm != term) {
-          return;
-        }
+      if (termState.leadingTerm() != term) {
+        return;
       }
       followersDeclaredDead.increment();
       log.warn(
@@ -374,24 +315,16 @@ public final class LeadershipManager implements AutoCloseable {
   }
 
   private void followerTick() {
-    LeaderRecord znode = leaderRecord();
-    long now = nanos.getAsLong();
-    synchronized (lock) {
-      if (znode != null) {
-        observe(znode.term(), "leader znode");
-        if (znode.term() != lastSeenLeaderTerm) {
-          lastSeenLeaderTerm = znode.term();
-          lastHeard = now; // a new leader gets a full timeout to reach us
-        }
-      }
-      if (now - candidateNotBefore < 0) {
-        return;
-      }
+    LeaderRecord znode = leaderZnode.cached();
+    if (!termState.followerSees(znode)) {
+      return;
     }
     if (znode != null
         && znode.leaderId().equals(self.name())
         && znode.incarnation().equals(self.incarnation())) {
-      deleteOwnLeaderZnode(znode);
+      if (leaderZnode.deleteIfStill(znode, self.incarnation())) {
+        log.info("node={} deleted its stale leader znode of term {}", self.name(), znode.term());
+      }
       return;
     }
     if (!mayStand()) {
@@ -401,19 +334,15 @@ public final class LeadershipManager implements AutoCloseable {
       runElection(null, "no leader znode");
       return;
     }
-    synchronized (lock) {
-      if (now - lastHeard < timeoutNanos) {
-        return;
-      }
+    if (!termState.leaderSilent()) {
+      return;
     }
     if (leaderConfirmedDown(znode)) {
       runElection(
           znode, "leader " + znode.leaderId() + " of term " + znode.term() + " confirmed down");
     } else {
       confirmationsDenied.increment();
-      synchronized (lock) {
-        candidateNotBefore = now + timeoutNanos / 2;
-      }
+      termState.confirmationDenied();
     }
   }
 
@@ -471,76 +400,44 @@ public final class LeadershipManager implements AutoCloseable {
    * @param suspect the leader confirmed down, or null when there was no leader znode
    */
   private void runElection(LeaderRecord suspect, String reason) {
-    long epoch;
-    long floor;
-    long observedBefore;
-    synchronized (lock) {
-      if (!connected) {
-        return;
-      }
-      epoch = connectionEpoch;
-      observedBefore = observedTerm;
+    TermState.Election election = termState.electionStart();
+    if (election == null) {
+      return;
     }
     // Safety: the cache may lag; a leader published since, or a term won but not yet published,
     // gets one leader timeout before this node competes with it.
-    LeaderRecord current = readLeaderZnode();
+    LeaderRecord current = leaderZnode.read();
     long allocated = terms.highestAllocated();
-    synchronized (lock) {
-      long now = nanos.getAsLong();
-      if (observedTerm != observedBefore) {
-        return; // a term arrived (heartbeat) while reading: decide again next tick on fresh reads
-      }
-      if (current != null && (suspect == null || current.term() != suspect.term())) {
-        observe(current.term(), "leader znode");
-        lastHeard = now;
-        return;
-      }
-      long known = Math.max(observedTerm, suspect == null ? 0 : suspect.term());
-      if (allocated > known) {
-        observe(allocated, "allocated term");
-        candidateNotBefore = now + timeoutNanos;
-        log.info(
-            "node={} waits for the winner of term {} to publish itself", self.name(), allocated);
-        return;
-      }
-      floor = observedTerm + 1;
+    long floor = termState.claimFloor(election, suspect, current, allocated);
+    if (floor == 0) {
+      return;
     }
     // Safety: above the terms read BEFORE the leader check, never re-read: a term won since then
     // makes this claim fail (lost race) instead of silently outbidding an unpublished winner.
     long term = Math.max(terms.nextTermAbove(allocated), floor);
     if (!terms.tryClaim(term, self.name() + "/" + self.incarnation())) {
       electionsLost.increment();
-      synchronized (lock) {
-        observe(term, "term " + term + " taken");
-        candidateNotBefore = nanos.getAsLong() + timeoutNanos;
-      }
+      termState.lostRace(term);
       log.info("node={} lost the race for term {} ({})", self.name(), term, reason);
       return;
     }
     // This node owns `term` forever; it leads it only if it can publish it.
-    LeaderRecord mine =
-        new LeaderRecord(term, self.name(), self.incarnation(), self.internalAddress());
-    if (!publish(mine)) {
+    LeaderZnode.Publish published =
+        leaderZnode.publish(
+            new LeaderRecord(term, self.name(), self.incarnation(), self.internalAddress()));
+    if (published.higherTerm() > 0) {
+      termState.observe(published.higherTerm(), "leader znode");
+    }
+    if (!published.published()) {
       return;
     }
-    synchronized (lock) {
-      if (!connected
-          || epoch != connectionEpoch
-          || observedTerm > term
-          || state.get() != State.STARTED) {
-        log.info(
-            "node={} won term {} but lost the connection or saw a higher term", self.name(), term);
-        return;
-      }
-      observe(term, "own election");
-      liveness.elected(membership.members(), suspect);
-      leadingTerm = term;
-      electionsWon.increment();
-      log.info("node={} elected leader of term {} ({})", self.name(), term, reason);
-      listeners.forEach(l -> l.onElected(term));
+    boolean leads =
+        termState.elected(
+            term, election, state.get() == State.STARTED, membership.members(), suspect, reason);
+    if (leads) {
+      leaderTick(term); // heartbeat at once
+      pruneOldTerms(term);
     }
-    leaderTick(term); // heartbeat at once
-    pruneOldTerms(term);
   }
 
   /** Keeps ZooKeeper's term history bounded; a failure costs nothing but a warning. */
@@ -555,143 +452,11 @@ public final class LeadershipManager implements AutoCloseable {
     }
   }
 
-  /** Creates the leader znode, replacing a lower-term one atomically; false on a higher term. */
-  private boolean publish(LeaderRecord mine) {
-    byte[] bytes = Json.write(mine);
-    for (int attempt = 0; attempt < 5; attempt++) {
-      try {
-        Stat stat = new Stat();
-        byte[] data;
-        try {
-          data = client.getData().storingStatIn(stat).forPath(layout.leader());
-        } catch (KeeperException.NoNodeException e) {
-          client
-              .create()
-              .creatingParentContainersIfNeeded()
-              .withMode(CreateMode.EPHEMERAL)
-              .forPath(layout.leader(), bytes);
-          return true;
-        }
-        LeaderRecord current = Json.read(data, LeaderRecord.class, layout.leader());
-        if (current.term() >= mine.term()) {
-          synchronized (lock) {
-            observe(current.term(), "leader znode");
-          }
-          return false;
-        }
-        client
-            .transaction()
-            .forOperations(
-                client
-                    .transactionOp()
-                    .delete()
-                    .withVersion(stat.getVersion())
-                    .forPath(layout.leader()),
-                client
-                    .transactionOp()
-                    .create()
-                    .withMode(CreateMode.EPHEMERAL)
-                    .forPath(layout.leader(), bytes));
-        return true;
-      } catch (KeeperException.NodeExistsException
-          | KeeperException.BadVersionException
-          | KeeperException.NoNodeException e) {
-        log.debug("leader znode changed while publishing term {}; retrying", mine.term());
-      } catch (Exception e) {
-        throw TermAllocator.failure("cannot publish leader of term " + mine.term(), e);
-      }
-    }
-    return false;
-  }
-
-  private void deleteOwnLeaderZnode(LeaderRecord stale) {
-    try {
-      Stat stat = new Stat();
-      LeaderRecord current =
-          Json.read(
-              client.getData().storingStatIn(stat).forPath(layout.leader()),
-              LeaderRecord.class,
-              layout.leader());
-      // Safety: only this incarnation's znode, at the version read: never a newer leader's.
-      if (current.incarnation().equals(self.incarnation()) && current.term() == stale.term()) {
-        client.delete().withVersion(stat.getVersion()).forPath(layout.leader());
-        log.info("node={} deleted its stale leader znode of term {}", self.name(), stale.term());
-      }
-    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
-      // someone replaced it: fine
-    } catch (Exception e) {
-      throw TermAllocator.failure("cannot delete stale leader znode", e);
-    }
-  }
-
-  private LeaderRecord readLeaderZnode() {
-    try {
-      return Json.read(
-          client.getData().forPath(layout.leader()), LeaderRecord.class, layout.leader());
-    } catch (KeeperException.NoNodeException e) {
-      return null;
-    } catch (Exception e) {
-      throw TermAllocator.failure("cannot read " + layout.leader(), e);
-    }
-  }
-
-  private LeaderRecord leaderRecord() {
-    ChildData node = leaderCache.get(layout.leader()).orElse(null);
-    if (node == null || node.getData() == null) {
-      return null;
-    }
-    return Json.read(node.getData(), LeaderRecord.class, layout.leader());
-  }
-
-  // ---- transitions (caller holds lock)
-
-  private void observe(long term, String source) {
-    if (term <= observedTerm) {
-      return;
-    }
-    observedTerm = term;
-    listeners.forEach(l -> l.onTermObserved(term));
-    if (leadingTerm > 0 && leadingTerm < term) {
-      revoke("higher-term", "higher term " + term + " seen (" + source + ")");
-    }
-  }
-
-  /**
-   * @param tag the {@code reason} tag of {@code kairos.election.stepdowns}
-   */
-  private void revoke(String tag, String reason) {
-    if (leadingTerm == 0) {
-      return;
-    }
-    long term = leadingTerm;
-    leadingTerm = 0;
-    liveness.revoked();
-    lastHeard = nanos.getAsLong();
-    meters.counter("kairos.election.stepdowns", "reason", tag).increment();
-    if (tag.equals("closed")) {
-      // The node is stopping: an orderly hand-over, nothing for an operator to look at.
-      log.info("node={} steps down from term {}: {}", self.name(), term, reason);
-    } else {
-      log.warn("node={} steps down from term {}: {}", self.name(), term, reason);
-    }
-    listeners.forEach(l -> l.onRevoked(term));
-  }
-
   private void connectionChanged(CuratorFramework c, ConnectionState newState) {
-    synchronized (lock) {
-      switch (newState) {
-        case SUSPENDED, LOST, READ_ONLY -> {
-          connected = false;
-          connectionEpoch++;
-          revoke("zookeeper-" + newState.name().toLowerCase(), "ZooKeeper " + newState);
-        }
-        case CONNECTED, RECONNECTED -> {
-          connected = true;
-          lastHeard = nanos.getAsLong();
-          candidateNotBefore = lastHeard;
-        }
-        default -> {}
-      }
+    switch (newState) {
+      case SUSPENDED, LOST, READ_ONLY -> termState.disconnected(newState.name());
+      case CONNECTED, RECONNECTED -> termState.reconnected();
+      default -> {}
     }
     nudge();
   }
@@ -712,15 +477,13 @@ public final class LeadershipManager implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    synchronized (lock) {
-      revoke("closed", "closed");
-    }
+    termState.closed();
     // A graceful stop hands over at once: the others elect without waiting for the session.
-    if (client.getZookeeperClient().isConnected()) {
+    if (leaderZnode.connected()) {
       try {
-        LeaderRecord own = readLeaderZnode(); // not the cache: it may lag behind our own publish
+        LeaderRecord own = leaderZnode.read(); // not the cache: it may lag behind our own publish
         if (own != null && own.incarnation().equals(self.incarnation())) {
-          deleteOwnLeaderZnode(own);
+          leaderZnode.deleteIfStill(own, self.incarnation());
         }
       } catch (RuntimeException e) {
         log.warn(
@@ -729,6 +492,6 @@ public final class LeadershipManager implements AutoCloseable {
             e);
       }
     }
-    leaderCache.close();
+    leaderZnode.close();
   }
 }

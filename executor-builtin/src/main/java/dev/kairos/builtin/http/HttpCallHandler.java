@@ -4,9 +4,12 @@ import dev.kairos.builtin.BuiltinRunFailedException;
 import dev.kairos.builtin.InvalidParamsException;
 import dev.kairos.mq.executor.JobContext;
 import dev.kairos.mq.executor.JobHandler;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -26,13 +29,18 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Uses the JDK's {@link HttpClient}: no extra library, a per-call deadline over the whole
  * exchange ({@code sendAsync} + a bounded wait that cancels the exchange), cancellation on the
  * executor's interrupt (job timeout, cancel, shutdown), and a body subscriber that stops reading
- * after the logged excerpt. Two clients (redirects followed or not) are shared by all runs; their
- * callbacks run on this handler's named daemon threads, stopped by {@link #close()}; their number
- * follows the calls in flight, which the executor's {@code worker-threads} bound.
+ * after the logged excerpt. Where a call may go is the executor's {@link DestinationPolicy} (public
+ * addresses only by default), checked before the call and at every redirect, which this handler
+ * follows itself for that reason. One client is shared by all runs; its callbacks run on this
+ * handler's named daemon threads, stopped by {@link #close()}; their number follows the calls in
+ * flight, which the executor's {@code worker-threads} bound.
  */
 public final class HttpCallHandler implements JobHandler, AutoCloseable {
 
   public static final String NAME = "kairos.http";
+
+  /** Most redirects one call follows (the JDK's own limit is 5 too). */
+  static final int MAX_REDIRECTS = 5;
 
   private enum State {
     STARTED,
@@ -41,19 +49,17 @@ public final class HttpCallHandler implements JobHandler, AutoCloseable {
 
   private final HttpCallSettings settings;
   private final ExecutorService callbacks;
-  private final HttpClient direct;
-  private final HttpClient following;
+  private final HttpClient client;
   private final AtomicReference<State> state = new AtomicReference<>(State.STARTED);
 
   public HttpCallHandler(HttpCallSettings settings) {
     this.settings = settings;
     this.callbacks = Executors.newCachedThreadPool(namedDaemons("kairos-http-"));
-    this.direct = client(HttpClient.Redirect.NEVER);
-    this.following = client(HttpClient.Redirect.NORMAL);
-  }
-
-  private HttpClient client(HttpClient.Redirect redirect) {
-    return HttpClient.newBuilder().followRedirects(redirect).executor(callbacks).build();
+    this.client =
+        HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .executor(callbacks)
+            .build();
   }
 
   private static ThreadFactory namedDaemons(String prefix) {
@@ -73,6 +79,10 @@ public final class HttpCallHandler implements JobHandler, AutoCloseable {
     HttpCallParams call = HttpCallParams.parse(NAME, context.params(), settings.defaultTimeout());
     HttpRequest request = request(call);
     String target = call.method() + " " + SecretRedaction.url(call.url());
+    String refused = refusal(call.url());
+    if (refused != null) {
+      throw new BuiltinRunFailedException(target + ": refused: " + refused);
+    }
     context
         .log()
         .info(
@@ -83,12 +93,53 @@ public final class HttpCallHandler implements JobHandler, AutoCloseable {
             call.timeout().toMillis(),
             call.success());
     long start = System.nanoTime();
-    HttpClient client = call.followRedirects() ? following : direct;
+    long deadline = start + call.timeout().toNanos();
+    HttpResponse<BodyExcerpt> response = exchange(call, request, target, deadline);
+    for (int hop = 1; call.followRedirects() && isRedirect(response.statusCode()); hop++) {
+      if (hop > MAX_REDIRECTS) {
+        throw new BuiltinRunFailedException(target + ": more than " + MAX_REDIRECTS + " redirects");
+      }
+      Optional<HttpRequest> next = redirect(request, response);
+      if (next.isEmpty()) {
+        break; // no Location, or https -> http: the 3xx is the answer (as the JDK's NORMAL)
+      }
+      request = next.get();
+      context
+          .log()
+          .info(
+              "HTTP {} redirects to {} {}",
+              response.statusCode(),
+              request.method(),
+              SecretRedaction.url(request.uri()));
+      response = exchange(call, request, target, deadline);
+    }
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    int status = response.statusCode();
+    BodyExcerpt body = response.body();
+    context.log().info("HTTP {} in {} ms, body {}", status, ms, describe(body));
+    if (!call.success().matches(status)) {
+      throw new BuiltinRunFailedException(
+          target + " answered HTTP " + status + ", not a success status (" + call.success() + ")");
+    }
+    context.log().setMessage("HTTP " + status + " from " + target + " in " + ms + " ms");
+  }
+
+  /**
+   * One exchange, within what is left of the call's deadline. Redirects are followed here, hop by
+   * hop, not by the client: each new destination passes {@link DestinationPolicy} first.
+   */
+  private HttpResponse<BodyExcerpt> exchange(
+      HttpCallParams call, HttpRequest request, String target, long deadline)
+      throws InterruptedException, BuiltinRunFailedException {
+    long leftNanos = deadline - System.nanoTime();
+    if (leftNanos <= 0) {
+      throw new BuiltinRunFailedException(
+          target + ": no complete response within " + call.timeout().toMillis() + " ms");
+    }
     CompletableFuture<HttpResponse<BodyExcerpt>> exchange =
         client.sendAsync(request, BodyExcerpt.handler(settings.bodyLogChars()));
-    HttpResponse<BodyExcerpt> response;
     try {
-      response = exchange.get(call.timeout().toMillis(), TimeUnit.MILLISECONDS);
+      return exchange.get(leftNanos, TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       exchange.cancel(true);
       throw new BuiltinRunFailedException(
@@ -101,15 +152,85 @@ public final class HttpCallHandler implements JobHandler, AutoCloseable {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       throw new BuiltinRunFailedException(target + ": request failed: " + cause, cause);
     }
-    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    int status = response.statusCode();
-    BodyExcerpt body = response.body();
-    context.log().info("HTTP {} in {} ms, body {}", status, ms, describe(body));
-    if (!call.success().matches(status)) {
-      throw new BuiltinRunFailedException(
-          target + " answered HTTP " + status + ", not a success status (" + call.success() + ")");
+  }
+
+  private static boolean isRedirect(int status) {
+    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+  }
+
+  /**
+   * The request a redirect leads to, or empty when it is not followed. 303, and 301/302 after a
+   * POST, become a GET without body (what browsers and the JDK do); credential headers are not
+   * carried to another origin.
+   */
+  private Optional<HttpRequest> redirect(HttpRequest previous, HttpResponse<?> response)
+      throws BuiltinRunFailedException {
+    Optional<String> location = response.headers().firstValue("location");
+    if (location.isEmpty()) {
+      return Optional.empty();
     }
-    context.log().setMessage("HTTP " + status + " from " + target + " in " + ms + " ms");
+    URI next;
+    try {
+      next = previous.uri().resolve(location.get().trim());
+    } catch (IllegalArgumentException e) {
+      throw new BuiltinRunFailedException(
+          "HTTP " + response.statusCode() + " redirects to an invalid Location: " + e.getMessage());
+    }
+    String scheme = next.getScheme() == null ? "" : next.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      return Optional.empty();
+    }
+    if (scheme.equals("http") && "https".equalsIgnoreCase(previous.uri().getScheme())) {
+      return Optional.empty();
+    }
+    String refused = refusal(next);
+    if (refused != null) {
+      throw new BuiltinRunFailedException(
+          "HTTP "
+              + response.statusCode()
+              + " redirects to "
+              + SecretRedaction.url(next)
+              + ": refused: "
+              + refused);
+    }
+    int status = response.statusCode();
+    boolean toGet =
+        status == 303 || ((status == 301 || status == 302) && previous.method().equals("POST"));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(next).timeout(previous.timeout().orElseThrow());
+    if (toGet) {
+      builder.GET();
+    } else {
+      builder.method(
+          previous.method(), previous.bodyPublisher().orElse(HttpRequest.BodyPublishers.noBody()));
+    }
+    boolean sameOrigin = sameOrigin(previous.uri(), next);
+    previous
+        .headers()
+        .map()
+        .forEach(
+            (name, values) -> {
+              if (sameOrigin || !SecretRedaction.isSecret(name)) {
+                values.forEach(value -> builder.header(name, value));
+              }
+            });
+    return Optional.of(builder.build());
+  }
+
+  private static boolean sameOrigin(URI a, URI b) {
+    return a.getScheme().equalsIgnoreCase(b.getScheme())
+        && a.getHost().equalsIgnoreCase(b.getHost())
+        && a.getPort() == b.getPort();
+  }
+
+  /** Why this executor may not call {@code url}, or null. */
+  private String refusal(URI url) {
+    try {
+      settings.destinations().check(url);
+      return null;
+    } catch (DestinationPolicy.RefusedException e) {
+      return e.getMessage();
+    }
   }
 
   private String describe(BodyExcerpt body) {

@@ -8,14 +8,17 @@ import java.util.Objects;
  *
  * @param defaultTimeout the timeout of a call whose params give none
  * @param bodyLogChars the most bytes of a response body read and written to the run's log
+ * @param destinations where calls may go (and redirects lead)
  */
-public record HttpCallSettings(Duration defaultTimeout, int bodyLogChars) {
+public record HttpCallSettings(
+    Duration defaultTimeout, int bodyLogChars, DestinationPolicy destinations) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
   public static final int DEFAULT_BODY_LOG_CHARS = 500;
 
   public HttpCallSettings {
     Objects.requireNonNull(defaultTimeout, "defaultTimeout");
+    Objects.requireNonNull(destinations, "destinations");
     if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
       throw new IllegalArgumentException("default timeout must be above 0, was " + defaultTimeout);
     }
@@ -25,6 +28,7 @@ public record HttpCallSettings(Duration defaultTimeout, int bodyLogChars) {
   }
 
   public static HttpCallSettings defaults() {
-    return new HttpCallSettings(DEFAULT_TIMEOUT, DEFAULT_BODY_LOG_CHARS);
+    return new HttpCallSettings(
+        DEFAULT_TIMEOUT, DEFAULT_BODY_LOG_CHARS, DestinationPolicy.publicOnly());
   }
 }

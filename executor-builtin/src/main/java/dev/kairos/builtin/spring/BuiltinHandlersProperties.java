@@ -1,5 +1,6 @@
 package dev.kairos.builtin.spring;
 
+import dev.kairos.builtin.http.DestinationPolicy;
 import dev.kairos.builtin.http.HttpCallSettings;
 import dev.kairos.builtin.script.ScriptSettings;
 import java.nio.file.Path;
@@ -38,8 +39,28 @@ public class BuiltinHandlersProperties {
     /** The most bytes of a response body read and written to the run's log (0: none). */
     private int bodyLogChars = HttpCallSettings.DEFAULT_BODY_LOG_CHARS;
 
+    /**
+     * Destinations HTTP jobs may call: host names, {@code *.domain}, addresses or CIDR ranges, each
+     * optionally with {@code :port}. Empty: any public address, never loopback, link-local or
+     * private ones. Set: only these.
+     */
+    private List<String> allowedDestinations = new ArrayList<>();
+
     HttpCallSettings settings() {
-      return new HttpCallSettings(defaultTimeout, bodyLogChars);
+      return new HttpCallSettings(
+          defaultTimeout,
+          bodyLogChars,
+          allowedDestinations.isEmpty()
+              ? DestinationPolicy.publicOnly()
+              : DestinationPolicy.allowing(allowedDestinations));
+    }
+
+    public List<String> getAllowedDestinations() {
+      return allowedDestinations;
+    }
+
+    public void setAllowedDestinations(List<String> allowedDestinations) {
+      this.allowedDestinations = allowedDestinations;
     }
 
     public boolean isEnabled() {

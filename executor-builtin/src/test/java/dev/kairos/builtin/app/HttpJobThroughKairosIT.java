@@ -103,6 +103,10 @@ class HttpJobThroughKairosIT {
       executorProperties.putAll(infra.springProperties());
       executorProperties.put("kairos.executor.app", app);
       executorProperties.put("kairos.executor.shutdown-grace", "5s");
+      // Loopback is refused unless named: this executor may call the test's hook server only.
+      executorProperties.put(
+          "kairos.executor.builtin.http.allowed-destinations[0]",
+          "127.0.0.1:" + server.getAddress().getPort());
       // The executor starts after the node, which initialises the cluster metadata in Redis.
       try (ConfigurableApplicationContext executor =
           KairosExecutorApplication.start(executorProperties)) {

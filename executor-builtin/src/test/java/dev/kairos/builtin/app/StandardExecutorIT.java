@@ -121,6 +121,10 @@ class StandardExecutorIT {
     Map<String, Object> properties = properties();
     properties.put("kairos.executor.app", app);
     properties.put("kairos.executor.builtin.script.enabled", "true");
+    // Loopback is refused unless named: the test's HTTP server is.
+    properties.put(
+        "kairos.executor.builtin.http.allowed-destinations[0]",
+        "127.0.0.1:" + server.getAddress().getPort());
     properties.put("kairos.executor.builtin.script.allowed-interpreters", "sh");
     properties.put("kairos.executor.builtin.script.work-dir", scripts.toString());
     executor = KairosExecutorApplication.start(properties);

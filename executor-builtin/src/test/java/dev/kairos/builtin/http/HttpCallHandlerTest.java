@@ -63,6 +63,14 @@ class HttpCallHandlerTest {
     server.createContext("/down", e -> answer(e, 503, "maintenance until 10:00"));
     server.createContext("/missing", e -> answer(e, 404, "no such thing"));
     server.createContext("/big", e -> answer(e, 200, "x".repeat(200_000)));
+    server.createContext("/moved", e -> redirectTo(e, 302, "/ok?moved=1"));
+    server.createContext("/see-other", e -> redirectTo(e, 303, "/ok"));
+    server.createContext("/keep", e -> redirectTo(e, 307, "/ok"));
+    server.createContext("/loop", e -> redirectTo(e, 302, "/loop"));
+    server.createContext("/to-metadata", e -> redirectTo(e, 302, "http://169.254.169.254/latest"));
+    server.createContext(
+        "/to-localhost",
+        e -> redirectTo(e, 302, "http://localhost:" + server.getAddress().getPort() + "/ok"));
     server.createContext(
         "/slow",
         e -> {
@@ -76,7 +84,14 @@ class HttpCallHandlerTest {
         });
     server.start();
     base = "http://127.0.0.1:" + server.getAddress().getPort();
-    handler = new HttpCallHandler(new HttpCallSettings(Duration.ofSeconds(5), 100));
+    // Loopback is refused by default: this test server is named in the allow-list, with the
+    // name "localhost" that the cross-origin redirect test uses.
+    handler =
+        new HttpCallHandler(
+            new HttpCallSettings(
+                Duration.ofSeconds(5),
+                100,
+                DestinationPolicy.allowing(List.of("127.0.0.1", "localhost"))));
   }
 
   @AfterEach
@@ -101,6 +116,12 @@ class HttpCallHandlerTest {
             e.getRequestURI().toString(),
             Map.copyOf(e.getRequestHeaders()),
             body));
+  }
+
+  private void redirectTo(HttpExchange e, int status, String location) throws IOException {
+    record(e);
+    e.getResponseHeaders().add("Location", location);
+    answerOnly(e, status, "");
   }
 
   private static void answerOnly(HttpExchange e, int status, String body) throws IOException {
@@ -297,5 +318,91 @@ class HttpCallHandlerTest {
             Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().startsWith("kairos-http-") && t.isAlive()));
     assertThatThrownBy(() -> run("{\"url\":\"" + base + "/ok\"}")).hasMessageContaining("closed");
+  }
+
+  @Test
+  void byDefaultLoopbackIsRefusedAndNothingIsSent() {
+    try (HttpCallHandler publicOnly = new HttpCallHandler(HttpCallSettings.defaults())) {
+      JobContext context = Contexts.of(HttpCallHandler.NAME, "{\"url\":\"" + base + "/ok\"}");
+
+      assertThatThrownBy(() -> publicOnly.execute(context))
+          .isInstanceOf(BuiltinRunFailedException.class)
+          .hasMessageContaining("GET " + base + "/ok: refused: destination 127.0.0.1:")
+          .hasMessageContaining("a loopback address")
+          .hasMessageContaining(DestinationPolicy.PROPERTY);
+    }
+    assertThat(seen).isEmpty();
+  }
+
+  @Test
+  void aRedirectIsFollowedOnlyWhenAskedAndAfterAPostA302BecomesAGet() throws Exception {
+    JobContext notFollowed =
+        Contexts.of(HttpCallHandler.NAME, "{\"url\":\"" + base + "/moved\",\"successStatus\":302}");
+    handler.execute(notFollowed);
+    assertThat(seen).extracting(Seen::path).containsExactly("/moved");
+
+    JobContext followed =
+        run(
+            "{\"method\":\"POST\",\"url\":\""
+                + base
+                + "/moved\",\"body\":\"x\",\"followRedirects\":true}");
+
+    assertThat(seen).extracting(Seen::path).containsExactly("/moved", "/moved", "/ok?moved=1");
+    assertThat(seen.get(2).method()).isEqualTo("GET");
+    assertThat(seen.get(2).body()).isEmpty();
+    assertThat(followed.log().text())
+        .contains("HTTP 302 redirects to GET " + base + "/ok?moved=1")
+        .contains("HTTP 200 in ");
+  }
+
+  @Test
+  void a307KeepsTheMethodAndBody() throws Exception {
+    run(
+        "{\"method\":\"PUT\",\"url\":\""
+            + base
+            + "/keep\",\"body\":\"payload\",\"followRedirects\":true}");
+
+    assertThat(seen).extracting(Seen::method).containsExactly("PUT", "PUT");
+    assertThat(seen.get(1).body()).isEqualTo("payload");
+  }
+
+  @Test
+  void aRedirectToADestinationTheExecutorMayNotCallFailsTheRunBeforeCallingIt() {
+    JobContext context =
+        Contexts.of(
+            HttpCallHandler.NAME,
+            "{\"url\":\"" + base + "/to-metadata\",\"followRedirects\":true}");
+
+    assertThatThrownBy(() -> handler.execute(context))
+        .isInstanceOf(BuiltinRunFailedException.class)
+        .hasMessageContaining("HTTP 302 redirects to http://169.254.169.254/latest: refused:")
+        .hasMessageContaining("is not in " + DestinationPolicy.PROPERTY);
+    assertThat(seen).extracting(Seen::path).containsExactly("/to-metadata");
+  }
+
+  @Test
+  void credentialsAreNotCarriedToAnotherOrigin() throws Exception {
+    run(
+        "{\"url\":\""
+            + base
+            + "/to-localhost\",\"followRedirects\":true,"
+            + "\"headers\":{\"Authorization\":\"Bearer s3cret\",\"X-Request\":\"r-2\"}}");
+
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(0).headers().get("Authorization")).containsExactly("Bearer s3cret");
+    assertThat(seen.get(1).headers()).doesNotContainKey("Authorization");
+    assertThat(seen.get(1).headers().get("X-request")).containsExactly("r-2");
+  }
+
+  @Test
+  void aRedirectLoopEndsAfterTheLimit() {
+    JobContext context =
+        Contexts.of(
+            HttpCallHandler.NAME, "{\"url\":\"" + base + "/loop\",\"followRedirects\":true}");
+
+    assertThatThrownBy(() -> handler.execute(context))
+        .isInstanceOf(BuiltinRunFailedException.class)
+        .hasMessageContaining("more than " + HttpCallHandler.MAX_REDIRECTS + " redirects");
+    assertThat(seen).hasSize(HttpCallHandler.MAX_REDIRECTS + 1);
   }
 }

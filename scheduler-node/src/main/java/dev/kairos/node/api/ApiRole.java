@@ -5,7 +5,12 @@ public enum ApiRole {
   /** Reads and writes: jobs, batches, import, trigger now, rebuild, actuator. */
   ADMIN,
   /** Reads only. */
-  VIEWER;
+  VIEWER,
+  /**
+   * Scrapes {@code /actuator/prometheus} and nothing else: what a Prometheus server holds, so a
+   * leaked scrape token reads no job and changes nothing.
+   */
+  METRICS;
 
   /** The Spring Security authority of the role. */
   public String authority() {

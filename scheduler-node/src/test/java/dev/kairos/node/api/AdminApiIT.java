@@ -1195,6 +1195,46 @@ class AdminApiIT {
     return Map.of("id", id, "app", app, "handler", handler, "scheduleType", "API");
   }
 
+  @Test
+  void aViewerReadsParamsWithTheirSecretsMaskedWhereAnAdminReadsThemWhole() {
+    String app = "secrets-" + RUN;
+    String params =
+        "{\"url\":\"https://ops:pw@billing.example.com/close\","
+            + "\"headers\":{\"Authorization\":\"Bearer s3cret\",\"X-Request\":\"r-1\"},"
+            + "\"apiToken\":\"t0ken\"}";
+    Map<String, Object> job = jobMap(id("secret-params"), app, "CRON", "0 0 3 * * *", "UTC", true);
+    job.put("handler", "kairos.http");
+    job.put("params", params);
+    ApiTestNode.Response created = node.post("/api/v1/jobs", ApiTestNode.json(job), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    String path = "/api/v1/jobs/" + id("secret-params");
+
+    String asAdmin = node.get(path, ADMIN).json().path("params").asText();
+    assertThat(asAdmin).isEqualTo(params);
+
+    for (String read :
+        List.of(
+            node.get(path, VIEWER).json().path("params").asText(),
+            node.get("/api/v1/jobs?app=" + app, VIEWER)
+                .json()
+                .path("items")
+                .get(0)
+                .path("params")
+                .asText(),
+            node.get("/api/v1/job-export?app=" + app, VIEWER)
+                .json()
+                .path("jobs")
+                .get(0)
+                .path("params")
+                .asText())) {
+      assertThat(read)
+          .doesNotContain("s3cret", "t0ken", "ops:pw")
+          .contains("\"Authorization\":\"***\"", "\"apiToken\":\"***\"")
+          .contains("https://***@billing.example.com/close", "\"X-Request\":\"r-1\"");
+    }
+    assertThat(node.get("/api/v1/job-export?app=" + app, ADMIN).body()).contains("s3cret");
+  }
+
   private static Map<String, Object> jobMap(
       String id, String app, String type, String spec, String zone, boolean enabled) {
     Map<String, Object> job = new LinkedHashMap<>();

@@ -1324,10 +1324,11 @@ class AdminApiInputIT {
         .isEqualTo(204);
   }
 
-  /** Who calls: no token, a token nobody configured, a viewer, an admin. */
+  /** Who calls: no token, a token nobody configured, a scraper, a viewer, an admin. */
   enum Caller {
     NONE(null),
     UNKNOWN_TOKEN("not-a-configured-token"),
+    METRICS_TOKEN(ApiTestNode.METRICS),
     VIEWER_TOKEN(VIEWER),
     ADMIN_TOKEN(ADMIN);
 
@@ -1338,7 +1339,10 @@ class AdminApiInputIT {
     }
   }
 
-  /** Every endpoint; {@code access}: OPEN (no token), READ (viewer) or WRITE (admin only). */
+  /**
+   * Every endpoint; {@code access}: OPEN (no token), SCRAPE (metrics or admin), READ (viewer or
+   * admin) or WRITE (admin only).
+   */
   record Endpoint(String method, String path, String body, String access) {
     @Override
     public String toString() {
@@ -1388,7 +1392,7 @@ class AdminApiInputIT {
         new Endpoint("POST", "/api/v1/cluster/resume", null, "WRITE"),
         new Endpoint("POST", "/api/v1/admin/rebuild", null, "WRITE"),
         new Endpoint("DELETE", "/api/v1/jobs/matrix-" + RUN, null, "WRITE"),
-        new Endpoint("GET", "/actuator/prometheus", null, "WRITE"),
+        new Endpoint("GET", "/actuator/prometheus", null, "SCRAPE"),
         new Endpoint("GET", "/actuator/metrics", null, "WRITE"),
         new Endpoint("GET", "/actuator/info", null, "WRITE"),
         // Not exposed: an admin gets 404 (errorsOutsideControllers), others as for the exposed.
@@ -1415,7 +1419,14 @@ class AdminApiInputIT {
         node.call(endpoint.method(), endpoint.path(), endpoint.body(), caller.token, Map.of());
     boolean open = endpoint.access().equals("OPEN");
     boolean unauthenticated = !open && (caller == Caller.NONE || caller == Caller.UNKNOWN_TOKEN);
-    boolean forbidden = !open && caller == Caller.VIEWER_TOKEN && endpoint.access().equals("WRITE");
+    String access = endpoint.access();
+    boolean forbidden =
+        !open
+            && switch (caller) {
+              case VIEWER_TOKEN -> access.equals("WRITE") || access.equals("SCRAPE");
+              case METRICS_TOKEN -> !access.equals("SCRAPE");
+              default -> false;
+            };
     if (unauthenticated || forbidden) {
       int status = unauthenticated ? 401 : 403;
       String code = unauthenticated ? "unauthenticated" : "forbidden";

@@ -34,6 +34,7 @@ final class ApiTestNode implements AutoCloseable {
 
   static final String ADMIN = "it-admin-" + UUID.randomUUID();
   static final String VIEWER = "it-viewer-" + UUID.randomUUID();
+  static final String METRICS = "it-metrics-" + UUID.randomUUID();
 
   /** A response with its body parsed when it is JSON. */
   record Response(int status, HttpHeaders headers, String body, JsonNode json) {
@@ -68,6 +69,9 @@ final class ApiTestNode implements AutoCloseable {
     properties.put("kairos.api.tokens[1].name", "it-viewer");
     properties.put("kairos.api.tokens[1].role", "VIEWER");
     properties.put("kairos.api.tokens[1].sha256", sha256(VIEWER));
+    properties.put("kairos.api.tokens[2].name", "it-metrics");
+    properties.put("kairos.api.tokens[2].role", "METRICS");
+    properties.put("kairos.api.tokens[2].sha256", sha256(METRICS));
     properties.putAll(overrides);
     String[] args =
         properties.entrySet().stream()

@@ -12,6 +12,7 @@ import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.ApiProperties;
 import dev.kairos.node.api.job.JobCatalog;
 import dev.kairos.node.api.job.JobRequest;
+import dev.kairos.node.api.job.ParamsRedaction;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
@@ -111,6 +112,7 @@ class BatchController {
           ProblemType.INVALID_FIELD, "idPrefix", "must be 1-64 characters of [A-Za-z0-9_.-]");
     }
     JobCatalog.Filter filter = new JobCatalog.Filter(app, handler, enabled, text, idPrefix);
+    boolean unmasked = ParamsRedaction.callerMayWrite();
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
     JsonGenerator json =
         writer
@@ -127,7 +129,13 @@ class BatchController {
               filter,
               job -> {
                 try {
-                  writer.writeValue(json, JobRequest.of(job));
+                  JobDefinition shown =
+                      unmasked
+                          ? job
+                          : job.toBuilder()
+                              .params(ParamsRedaction.masked(job.handler(), job.params()))
+                              .build();
+                  writer.writeValue(json, JobRequest.of(shown));
                 } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }

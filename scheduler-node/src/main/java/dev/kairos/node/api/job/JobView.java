@@ -56,7 +56,8 @@ public record JobView(
         job.scheduleSpec(),
         job.zone(),
         job.cronDialect(),
-        job.params(),
+        // A reader who may not write jobs sees their secrets masked (ParamsRedaction).
+        ParamsRedaction.forCaller(job.handler(), job.params()),
         job.routing(),
         job.block(),
         job.timeoutMs(),

@@ -82,6 +82,7 @@ public class ApiSecurityConfiguration {
       throws Exception {
     String admin = ApiRole.ADMIN.name();
     String viewer = ApiRole.VIEWER.name();
+    String metrics = ApiRole.METRICS.name();
     RequestMatcher open = open();
     DefaultBearerTokenResolver header = new DefaultBearerTokenResolver();
     BearerTokenResolver resolver =
@@ -96,6 +97,8 @@ public class ApiSecurityConfiguration {
             auth ->
                 auth.requestMatchers(open)
                     .permitAll()
+                    .requestMatchers(HttpMethod.GET, "/actuator/prometheus")
+                    .hasAnyRole(admin, metrics)
                     .requestMatchers(EndpointRequest.toAnyEndpoint())
                     .hasRole(admin)
                     // An endpoint that is not exposed (env, beans, ...): an admin learns it is

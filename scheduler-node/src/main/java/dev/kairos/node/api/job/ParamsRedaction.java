@@ -1,0 +1,122 @@
+package dev.kairos.node.api.job;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.kairos.node.api.ApiRole;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+
+/**
+ * What a reader who may not write jobs sees of their params: job params carry credentials (an HTTP
+ * job's {@code Authorization} header, a token in a URL, a script), and reading a job must not hand
+ * them out. For a caller without {@link ApiRole#ADMIN}, in params that are a JSON object, every
+ * field whose name says it holds a secret ({@code authorization}, {@code cookie}, or a name
+ * containing {@code token}, {@code secret}, {@code password}, {@code passwd}, {@code api-key},
+ * {@code apikey}, {@code api_key}, {@code credential}; any case, at any depth), the user-info of
+ * URLs, and a script job's {@code script} are replaced by {@value #MASK}. Params that are not JSON
+ * are shown as written, except a script job's, which are masked whole. Writers see them unmasked:
+ * they may replace them anyway.
+ */
+public final class ParamsRedaction {
+
+  public static final String MASK = "***";
+
+  private static final String SCRIPT_HANDLER = "kairos.script";
+
+  private static final String[] SECRET_PARTS = {
+    "token", "secret", "password", "passwd", "api-key", "apikey", "api_key", "credential"
+  };
+
+  private static final Pattern URL_USER_INFO =
+      Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/@\\s]+@");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ParamsRedaction() {}
+
+  /** Whether the caller of this request may see params unmasked (it may write jobs). */
+  public static boolean callerMayWrite() {
+    Authentication auth = SecurityContextHolder.getContext().getAuthentication();
+    if (auth == null) {
+      return true; // no security chain (the API without tokens: the single-node demo's opt-out)
+    }
+    return auth.getAuthorities().stream()
+        .anyMatch(a -> a.getAuthority().equals(ApiRole.ADMIN.authority()));
+  }
+
+  /** The params as this request's caller may see them. */
+  public static String forCaller(String handler, String params) {
+    return callerMayWrite() ? params : masked(handler, params);
+  }
+
+  /** The params with their secrets masked. */
+  public static String masked(String handler, String params) {
+    if (params == null || params.isEmpty()) {
+      return params;
+    }
+    boolean script = SCRIPT_HANDLER.equals(handler);
+    JsonNode root;
+    try {
+      root = JSON.readTree(params);
+    } catch (JsonProcessingException e) {
+      return script ? MASK : params;
+    }
+    if (root == null || !root.isObject()) {
+      return script ? MASK : params;
+    }
+    mask((ObjectNode) root);
+    if (script && root.has("script")) {
+      ((ObjectNode) root).put("script", MASK);
+    }
+    return root.toString();
+  }
+
+  private static void mask(ObjectNode object) {
+    Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      JsonNode value = field.getValue();
+      if (isSecret(field.getKey())) {
+        field.setValue(TextNode.valueOf(MASK));
+      } else if (value.isObject()) {
+        mask((ObjectNode) value);
+      } else if (value.isArray()) {
+        value.forEach(
+            element -> {
+              if (element.isObject()) {
+                mask((ObjectNode) element);
+              }
+            });
+      } else if (value.isTextual()) {
+        String text = value.textValue();
+        String withoutUserInfo = URL_USER_INFO.matcher(text).replaceAll("$1" + MASK + "@");
+        if (!withoutUserInfo.equals(text)) {
+          field.setValue(TextNode.valueOf(withoutUserInfo));
+        }
+      }
+    }
+  }
+
+  static boolean isSecret(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (lower.equals("authorization")
+        || lower.equals("proxy-authorization")
+        || lower.equals("cookie")
+        || lower.equals("set-cookie")) {
+      return true;
+    }
+    for (String part : SECRET_PARTS) {
+      if (lower.contains(part)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
