@@ -3,11 +3,8 @@ package dev.kairos.drills.bench;
 import dev.kairos.drills.DrillCluster;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 
 /**
  * End-to-end benchmark of the deployed topology: every scheduler node and executor is its own OS
@@ -32,7 +29,7 @@ import picocli.CommandLine;
  * docs/benchmarks.md} section 10. Every wait has a deadline; the cluster is closed at the end, on
  * an exception (after printing the rows that finished) and on Ctrl-C (a shutdown hook).
  */
-public final class ClusterBench {
+public final class ClusterBench implements BenchMain.Bench {
 
   private final ClusterBenchOptions options;
   private final BenchCluster cluster;
@@ -47,46 +44,22 @@ public final class ClusterBench {
   }
 
   public static void main(String[] args) {
-    ClusterBenchOptions options;
-    try {
-      options = ClusterBenchOptions.parse(args);
-    } catch (CommandLine.ParameterException e) {
-      System.out.println("bench: " + e.getMessage());
-      System.out.println(ClusterBenchOptions.usage());
-      System.exit(2);
-      return;
-    }
-    if (options.helpRequested()) {
-      System.out.println(ClusterBenchOptions.usage());
-      System.exit(0);
-    }
-    String stamp =
-        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-            .withZone(ZoneOffset.UTC)
-            .format(Instant.now());
-    ClusterBench bench = new ClusterBench(options, Path.of("target", "cluster-bench", stamp));
-    Thread hook = new Thread(bench.cluster::close, "cluster-bench-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    int status = 0;
-    try {
-      bench.run();
-    } catch (Exception e) {
-      System.out.println("bench: FAILED: " + e);
-      e.printStackTrace(System.out);
-      status = 1;
-    } finally {
-      bench.cluster.close();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // already shutting down (Ctrl-C): the hook closes
-      }
-    }
-    // RocketMQ and ZooKeeper leave non-daemon threads behind their shutdown.
-    System.exit(status);
+    BenchMain.run(
+        "cluster-bench",
+        args,
+        ClusterBenchOptions::parse,
+        ClusterBenchOptions::helpRequested,
+        ClusterBenchOptions::usage,
+        ClusterBench::new);
   }
 
-  void run() throws InterruptedException {
+  @Override
+  public BenchCluster cluster() {
+    return cluster;
+  }
+
+  @Override
+  public void run() throws InterruptedException {
     BenchOut.say(
         "ClusterBench %s, %d cores, Java %s, load %.2f; %s; nodes=%d executors=%d queues=%d,"
             + " shards=%d, persistence-sync %s, child JVM %s; logs under %s",

@@ -3,15 +3,12 @@ package dev.kairos.drills.bench;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
-import picocli.CommandLine;
 
 /**
  * Issue #33's scale benchmark: how Kairos behaves as its store grows to a million jobs, on the
@@ -38,7 +35,7 @@ import picocli.CommandLine;
  * docs/benchmarks.md} section 11. Every wait has a deadline; the cluster is closed at the end, on
  * an exception (after printing the levels that finished) and on Ctrl-C (a shutdown hook).
  */
-public final class ScaleBench {
+public final class ScaleBench implements BenchMain.Bench {
 
   private final ScaleBenchOptions options;
   private final BenchCluster cluster;
@@ -52,46 +49,22 @@ public final class ScaleBench {
   }
 
   public static void main(String[] args) {
-    ScaleBenchOptions options;
-    try {
-      options = ScaleBenchOptions.parse(args);
-    } catch (CommandLine.ParameterException e) {
-      System.out.println("bench: " + e.getMessage());
-      System.out.println(ScaleBenchOptions.usage());
-      System.exit(2);
-      return;
-    }
-    if (options.helpRequested()) {
-      System.out.println(ScaleBenchOptions.usage());
-      System.exit(0);
-    }
-    String stamp =
-        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-            .withZone(ZoneOffset.UTC)
-            .format(Instant.now());
-    ScaleBench bench = new ScaleBench(options, Path.of("target", "scale-bench", stamp));
-    Thread hook = new Thread(bench.cluster::close, "scale-bench-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    int status = 0;
-    try {
-      bench.run();
-    } catch (Exception e) {
-      System.out.println("bench: FAILED: " + e);
-      e.printStackTrace(System.out);
-      status = 1;
-    } finally {
-      bench.cluster.close();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // already shutting down (Ctrl-C): the hook closes
-      }
-    }
-    // RocketMQ and ZooKeeper leave non-daemon threads behind their shutdown.
-    System.exit(status);
+    BenchMain.run(
+        "scale-bench",
+        args,
+        ScaleBenchOptions::parse,
+        ScaleBenchOptions::helpRequested,
+        ScaleBenchOptions::usage,
+        ScaleBench::new);
   }
 
-  void run() throws InterruptedException {
+  @Override
+  public BenchCluster cluster() {
+    return cluster;
+  }
+
+  @Override
+  public void run() throws InterruptedException {
     ClusterShape shape = options.shape();
     BenchOut.say(
         "ScaleBench %s, %d cores, Java %s, load %.2f; levels %s, seed %d, %d import callers;"

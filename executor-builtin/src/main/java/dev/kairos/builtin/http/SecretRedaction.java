@@ -1,7 +1,7 @@
 package dev.kairos.builtin.http;
 
+import dev.kairos.core.log.SecretNames;
 import java.net.URI;
-import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 
@@ -13,29 +13,13 @@ import java.util.StringJoiner;
  */
 public final class SecretRedaction {
 
-  public static final String MASK = "***";
-
-  private static final String[] SECRET_PARTS = {
-    "token", "secret", "password", "passwd", "api-key", "apikey", "api_key", "credential"
-  };
+  public static final String MASK = SecretNames.MASK;
 
   private SecretRedaction() {}
 
-  /** Whether a header or query parameter of this name carries a secret. */
+  /** Whether a header or query parameter of this name carries a secret ({@link SecretNames}). */
   public static boolean isSecret(String name) {
-    String lower = name.toLowerCase(Locale.ROOT);
-    if (lower.equals("authorization")
-        || lower.equals("proxy-authorization")
-        || lower.equals("cookie")
-        || lower.equals("set-cookie")) {
-      return true;
-    }
-    for (String part : SECRET_PARTS) {
-      if (lower.contains(part)) {
-        return true;
-      }
-    }
-    return false;
+    return SecretNames.isSecret(name);
   }
 
   /** {@code {Name=value, Authorization=***}} in the given order. */

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.kairos.core.log.SecretNames;
 import dev.kairos.node.api.ApiRole;
 import java.util.Iterator;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.security.core.Authentication;
@@ -17,22 +17,16 @@ import org.springframework.security.core.context.SecurityContextHolder;
  * What a reader who may not write jobs sees of their params: job params carry credentials (an HTTP
  * job's {@code Authorization} header, a token in a URL, a script), and reading a job must not hand
  * them out. For a caller without {@link ApiRole#ADMIN}, in params that are a JSON object, every
- * field whose name says it holds a secret ({@code authorization}, {@code cookie}, or a name
- * containing {@code token}, {@code secret}, {@code password}, {@code passwd}, {@code api-key},
- * {@code apikey}, {@code api_key}, {@code credential}; any case, at any depth), the user-info of
+ * field whose name says it holds a secret ({@link SecretNames}, at any depth), the user-info of
  * URLs, and a script job's {@code script} are replaced by {@value #MASK}. Params that are not JSON
  * are shown as written, except a script job's, which are masked whole. Writers see them unmasked:
  * they may replace them anyway.
  */
 public final class ParamsRedaction {
 
-  public static final String MASK = "***";
+  public static final String MASK = SecretNames.MASK;
 
   private static final String SCRIPT_HANDLER = "kairos.script";
-
-  private static final String[] SECRET_PARTS = {
-    "token", "secret", "password", "passwd", "api-key", "apikey", "api_key", "credential"
-  };
 
   private static final Pattern URL_USER_INFO =
       Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/@\\s]+@");
@@ -83,7 +77,7 @@ public final class ParamsRedaction {
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> field = fields.next();
       JsonNode value = field.getValue();
-      if (isSecret(field.getKey())) {
+      if (SecretNames.isSecret(field.getKey())) {
         field.setValue(TextNode.valueOf(MASK));
       } else if (value.isObject()) {
         mask((ObjectNode) value);
@@ -102,21 +96,5 @@ public final class ParamsRedaction {
         }
       }
     }
-  }
-
-  static boolean isSecret(String name) {
-    String lower = name.toLowerCase(Locale.ROOT);
-    if (lower.equals("authorization")
-        || lower.equals("proxy-authorization")
-        || lower.equals("cookie")
-        || lower.equals("set-cookie")) {
-      return true;
-    }
-    for (String part : SECRET_PARTS) {
-      if (lower.contains(part)) {
-        return true;
-      }
-    }
-    return false;
   }
 }
