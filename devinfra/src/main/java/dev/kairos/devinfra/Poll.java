@@ -1,49 +1,93 @@
 package dev.kairos.devinfra;
 
 import java.time.Duration;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.hamcrest.BaseMatcher;
+import org.hamcrest.Description;
+import org.hamcrest.Matcher;
 
 /**
- * Waits for a condition with a deadline and a message, never for a fixed time. Public so that the
- * other modules' integration tests (which all use this kit) poll the same way.
+ * Waits for a condition with a deadline and a message, never for a fixed time: the one poll helper
+ * of every module's tests (and of the embedded components' start-ups), on Awaitility. The probe
+ * runs on the caller's thread; an exception it throws counts as "not yet" unless {@code stopOn}
+ * says it ends the wait. A timeout throws {@link IllegalStateException} naming what was awaited,
+ * the last value seen and how long it waited, with the last exception the probe threw as its cause.
  */
 public final class Poll {
 
-  private static final long DEFAULT_STEP_MILLIS = 50;
+  /** How often a probe runs unless the caller says otherwise. */
+  public static final Duration DEFAULT_STEP = Duration.ofMillis(50);
 
   private Poll() {}
 
-  /**
-   * Polls until {@code condition} returns true; exceptions it throws count as "not yet". On timeout
-   * throws {@link IllegalStateException} with {@code what} and the last exception as cause.
-   */
+  /** Polls until {@code condition} returns true. */
   public static void until(Duration timeout, String what, Supplier<Boolean> condition) {
-    until(timeout, Duration.ofMillis(DEFAULT_STEP_MILLIS), what, condition);
+    until(timeout, DEFAULT_STEP, what, condition);
   }
 
   /** As {@link #until(Duration, String, Supplier)}, checking every {@code step}. */
   public static void until(
       Duration timeout, Duration step, String what, Supplier<Boolean> condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    RuntimeException last = null;
-    while (true) {
-      try {
-        if (Boolean.TRUE.equals(condition.get())) {
-          return;
-        }
-      } catch (RuntimeException e) {
-        last = e;
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new IllegalStateException(
-            "timed out after " + timeout + " waiting for " + what, last);
-      }
-      try {
-        Thread.sleep(step.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for " + what, e);
-      }
+    until(timeout, step, what, condition, Boolean.TRUE::equals, "true");
+  }
+
+  /**
+   * Polls {@code probe} every {@code step} until its value satisfies {@code done} ({@code expected}
+   * says how, for the failure message), and returns that value.
+   */
+  public static <T> T until(
+      Duration timeout,
+      Duration step,
+      String what,
+      Supplier<T> probe,
+      Predicate<T> done,
+      String expected) {
+    return until(timeout, step, what, probe, done, expected, e -> false);
+  }
+
+  /**
+   * As above; an exception the probe throws that {@code stopOn} matches ends the wait at once and
+   * reaches the caller as it was thrown (a process that exited will not answer later).
+   */
+  public static <T> T until(
+      Duration timeout,
+      Duration step,
+      String what,
+      Supplier<T> probe,
+      Predicate<T> done,
+      String expected,
+      Predicate<Throwable> stopOn) {
+    try {
+      return Awaitility.await(what)
+          .atMost(timeout)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(step)
+          // No thread is left behind on a timeout, and a stopping exception keeps its type.
+          .pollInSameThread()
+          .ignoreExceptionsMatching(e -> !stopOn.test(e))
+          .until(probe::get, matcher(done, expected));
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException(
+          "timed out after " + timeout + " waiting for " + what + ": " + e.getMessage(),
+          e.getCause());
     }
+  }
+
+  private static <T> Matcher<T> matcher(Predicate<T> done, String expected) {
+    return new BaseMatcher<>() {
+      @Override
+      @SuppressWarnings("unchecked")
+      public boolean matches(Object actual) {
+        return done.test((T) actual);
+      }
+
+      @Override
+      public void describeTo(Description description) {
+        description.appendText(expected);
+      }
+    };
   }
 }

@@ -1,21 +1,16 @@
 package dev.kairos.drills;
 
+import dev.kairos.devinfra.Poll;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionFactory;
-import org.hamcrest.BaseMatcher;
-import org.hamcrest.Description;
-import org.hamcrest.Matcher;
 
 /**
- * Waits for a condition with a deadline and a message, never for a fixed time, on Awaitility: a
- * timeout fails with {@link org.awaitility.core.ConditionTimeoutException} naming what was awaited
- * and the last value seen, with the last exception the probe threw as its cause. An exception
- * thrown by the probe counts as "not yet" (a node that is starting or paused does not answer),
- * except {@link ProcessExitedException}, which ends the wait at once.
+ * The drills' waits: {@link Poll} with the drills' step (100 ms) and one rule of their own: a
+ * {@link ProcessExitedException} thrown by the probe (a node or executor process died) ends the
+ * wait at once instead of counting as "not yet". Every other exception counts as "not yet" (a node
+ * that is starting or paused does not answer); a timeout names what was awaited and the last value.
  */
 public final class Polling {
 
@@ -39,32 +34,7 @@ public final class Polling {
    */
   public static <T> T until(
       Duration timeout, String what, Supplier<T> probe, Predicate<T> done, String expected) {
-    return factory(timeout, what).until(probe::get, matcher(done, expected));
-  }
-
-  private static ConditionFactory factory(Duration timeout, String what) {
-    return Awaitility.await(what)
-        .atMost(timeout)
-        .pollDelay(Duration.ZERO)
-        .pollInterval(STEP)
-        // The probe runs on the caller's thread: no thread is left behind on a timeout, and a
-        // ProcessExitedException reaches the caller as it was thrown.
-        .pollInSameThread()
-        .ignoreExceptionsMatching(e -> !(e instanceof ProcessExitedException));
-  }
-
-  private static <T> Matcher<T> matcher(Predicate<T> done, String expected) {
-    return new BaseMatcher<>() {
-      @Override
-      @SuppressWarnings("unchecked")
-      public boolean matches(Object actual) {
-        return done.test((T) actual);
-      }
-
-      @Override
-      public void describeTo(Description description) {
-        description.appendText(expected);
-      }
-    };
+    return Poll.until(
+        timeout, STEP, what, probe, done, expected, e -> e instanceof ProcessExitedException);
   }
 }

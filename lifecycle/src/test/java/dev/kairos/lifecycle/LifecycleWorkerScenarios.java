@@ -14,6 +14,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.schedule.NextDue;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.KairosClock;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.protocol.adhoc.AdhocTriggers;
 import dev.kairos.protocol.claim.ClaimBatch;
 import dev.kairos.protocol.claim.ClaimOutcome;
@@ -161,18 +162,7 @@ abstract class LifecycleWorkerScenarios {
   }
 
   private static void await(Duration timeout, String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Poll.until(timeout, Duration.ofMillis(20), what, condition::getAsBoolean);
   }
 
   /** Appends a copy of the trigger's final-state event again: at-least-once delivery. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -147,19 +148,20 @@ class KairosNodeApplicationIT {
   }
 
   /** Curator connects in the background, so health is polled until the condition holds. */
-  private JsonNode pollHealth(ConfigurableApplicationContext node, Predicate<JsonNode> done)
-      throws Exception {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    JsonNode last = null;
-    while (System.nanoTime() < deadline) {
-      last = json.readTree(get(node, "/actuator/health").body());
-      if (done.test(last)) {
-        return last;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError(
-        "health did not reach the expected state in " + DEADLINE + ": " + last);
+  private JsonNode pollHealth(ConfigurableApplicationContext node, Predicate<JsonNode> done) {
+    return Poll.until(
+        DEADLINE,
+        Duration.ofMillis(100),
+        "the node's health",
+        () -> {
+          try {
+            return json.readTree(get(node, "/actuator/health").body());
+          } catch (Exception e) {
+            throw new IllegalStateException("reading the node's health failed", e);
+          }
+        },
+        done,
+        "the expected state");
   }
 
   /** A loopback port nothing listens on (bound, then released). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import io.lettuce.core.RedisClient;
@@ -12,7 +13,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,11 +42,8 @@ class ClusterClockIT {
         StatefulRedisConnection<String, String> node = direct.connect()) {
       clock.start();
       // Let a few samples in so the smallest round trip is chosen.
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (clock.samples() < 8 && System.nanoTime() < deadline) {
-        LockSupport.parkNanos(10_000_000);
-      }
-      assertThat(clock.samples()).as("samples within 10 s").isGreaterThanOrEqualTo(8);
+      Poll.until(
+          Duration.ofSeconds(10), Duration.ofMillis(10), "8 samples", () -> clock.samples() >= 8);
 
       long worst = 0;
       long previous = Long.MIN_VALUE;

@@ -2,8 +2,10 @@ package dev.kairos.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kairos.devinfra.Poll;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +19,10 @@ import org.junit.jupiter.api.Test;
 class DemoShutdownIT {
 
   private static final long START_DEADLINE_S = 240;
+
+  /** How the demo's output says it started. */
+  private static final String RUNNING = "Kairos demo is running";
+
   private static final long STOP_DEADLINE_S = 90;
 
   /** What the demo printed at WARN on every start before (issue: first impressions). */
@@ -47,16 +53,15 @@ class DemoShutdownIT {
             .start();
     List<ProcessHandle> children = new ArrayList<>();
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_DEADLINE_S);
-      List<String> lines = List.of();
-      while ((lines = Files.readAllLines(output))
-          .stream().noneMatch(l -> l.startsWith("Kairos demo is running"))) {
-        assertThat(demo.isAlive()).as("the demo exited early:\n%s", tail(lines)).isTrue();
-        assertThat(System.nanoTime())
-            .as("demo start within %d s", START_DEADLINE_S)
-            .isLessThan(deadline);
-        Thread.sleep(200);
-      }
+      List<String> lines =
+          Poll.until(
+              Duration.ofSeconds(START_DEADLINE_S),
+              Duration.ofMillis(200),
+              "the demo to say it is running",
+              () -> outputWhileAlive(demo, output),
+              read -> read.stream().anyMatch(l -> l.startsWith(RUNNING)),
+              "a line \"" + RUNNING + "\"",
+              e -> e instanceof DemoExited);
       // The start says nothing a newcomer cannot act on: the demo configures what a real node
       // would warn about (its cluster secret, springdoc) and nothing else warns on a new cluster.
       List<String> started = lines;
@@ -119,5 +124,25 @@ class DemoShutdownIT {
 
   private static String tail(List<String> lines) {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+  }
+
+  /** The demo exited before it said it was running: the wait ends at once with its last lines. */
+  private static final class DemoExited extends RuntimeException {
+    DemoExited(String message) {
+      super(message);
+    }
+  }
+
+  private static List<String> outputWhileAlive(Process demo, Path output) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(output);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    if (!demo.isAlive() && lines.stream().noneMatch(l -> l.startsWith(RUNNING))) {
+      throw new DemoExited("the demo exited early:\n" + tail(lines));
+    }
+    return lines;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kairos.devinfra.Poll;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,33 +61,28 @@ class KairosDemoIT {
     demo.close(); // idempotent
 
     assertThat(demo.context().isActive()).isFalse();
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    Set<String> extra = extraThreads(before);
-    while (!extra.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(100); // polling a condition with a deadline, not waiting for luck
-      extra = extraThreads(before);
-    }
-    assertThat(extra).as("non-daemon threads left after close").isEmpty();
+    Poll.until(
+        DEADLINE,
+        Duration.ofMillis(100),
+        "the demo's non-daemon threads to end after close",
+        () -> extraThreads(before),
+        Set::isEmpty,
+        "no thread left");
   }
 
   /**
    * Waits until at least two seconds' worth of the demo's every-second jobs are past the report's
    * settle time, so "missed" is meaningful.
    */
-  private static DemoReport.Snapshot pollUntilFiresSettled(DemoReport report)
-      throws InterruptedException {
+  private static DemoReport.Snapshot pollUntilFiresSettled(DemoReport report) {
     long wanted = 2L * DemoJobCatalog.FAST_JOBS;
-    Duration wait = DEADLINE.plusMillis(DemoReport.SETTLE_MS);
-    long deadline = System.nanoTime() + wait.toNanos();
-    DemoReport.Snapshot last = report.snapshot();
-    while (last.due() < wanted && System.nanoTime() < deadline) {
-      Thread.sleep(500); // polling a condition with a deadline
-      last = report.snapshot();
-    }
-    assertThat(last.due())
-        .as("settled demo fires within " + wait + ": " + last)
-        .isGreaterThanOrEqualTo(wanted);
-    return last;
+    return Poll.until(
+        DEADLINE.plusMillis(DemoReport.SETTLE_MS),
+        Duration.ofMillis(500),
+        "settled demo fires",
+        report::snapshot,
+        snapshot -> snapshot.due() >= wanted,
+        "at least " + wanted + " fires due and settled");
   }
 
   /** README's curl examples use the demo's published admin token against the Run command. */
@@ -150,23 +146,26 @@ class KairosDemoIT {
   }
 
   /** Health is polled because Curator and the RocketMQ route may need a moment after start. */
-  private static JsonNode pollHealthUntilUp(String url) throws Exception {
+  private static JsonNode pollHealthUntilUp(String url) {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     ObjectMapper json = new ObjectMapper();
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    JsonNode last = null;
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-              HttpResponse.BodyHandlers.ofString());
-      last = json.readTree(response.body());
-      if (response.statusCode() == 200 && "UP".equals(last.path("status").asText())) {
-        return last;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("health not UP within " + DEADLINE + ": " + last);
+    return Poll.until(
+        DEADLINE,
+        Duration.ofMillis(200),
+        "the demo's health at " + url,
+        () -> {
+          try {
+            HttpResponse<String> response =
+                http.send(
+                    HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? json.readTree(response.body()) : null;
+          } catch (Exception e) {
+            throw new IllegalStateException("reading " + url + " failed", e);
+          }
+        },
+        health -> health != null && "UP".equals(health.path("status").asText()),
+        "HTTP 200 with status UP");
   }
 
   private static Set<Thread> liveNonDaemonThreads() {

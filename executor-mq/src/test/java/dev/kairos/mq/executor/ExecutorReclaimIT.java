@@ -7,6 +7,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.route.TopicAdmin;
@@ -134,13 +135,7 @@ class ExecutorReclaimIT {
     producer.send(message, new SlotQueueSelector(), slot);
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long until = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError(what + ": not within " + DEADLINE);
-      }
-      Thread.sleep(50);
-    }
+  private static void await(String what, BooleanSupplier condition) {
+    Poll.until(DEADLINE, Duration.ofMillis(50), what, condition::getAsBoolean);
   }
 }

@@ -255,21 +255,26 @@ class ExecutorRedisFaultsIT {
     producer.send(message, new SlotQueueSelector(), 0);
   }
 
-  private ResultMessage awaitResult(TriggerMessage t, ResultStatus status) throws Exception {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (System.nanoTime() - deadline < 0) {
-      for (MessageExt m : resultConsumer.poll(100)) {
-        ResultMessage r = codec.decodeResult(m.getBody());
-        if (r.jobId().startsWith(app)) {
-          results.add(r);
-        }
-      }
-      for (ResultMessage r : results) {
-        if (r.triggerId().equals(t.triggerId()) && r.status() == status) {
-          return r;
-        }
-      }
-    }
-    throw new AssertionError("no " + status + " result of " + t.triggerId() + "; got " + results);
+  private ResultMessage awaitResult(TriggerMessage t, ResultStatus status) {
+    java.util.function.Predicate<ResultMessage> wanted =
+        r -> r.triggerId().equals(t.triggerId()) && r.status() == status;
+    // The consumer's own poll waits up to 100 ms for messages: no extra step between probes.
+    List<ResultMessage> seen =
+        Poll.until(
+            DEADLINE,
+            Duration.ofMillis(1),
+            "a " + status + " result of " + t.triggerId(),
+            () -> {
+              for (MessageExt m : resultConsumer.poll(100)) {
+                ResultMessage r = codec.decodeResult(m.getBody());
+                if (r.jobId().startsWith(app)) {
+                  results.add(r);
+                }
+              }
+              return List.copyOf(results);
+            },
+            rs -> rs.stream().anyMatch(wanted),
+            "results holding one of that trigger and status");
+    return seen.stream().filter(wanted).findFirst().orElseThrow();
   }
 }

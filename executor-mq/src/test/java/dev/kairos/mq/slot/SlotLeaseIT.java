@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.protocol.slot.SlotInfo;
@@ -65,15 +66,8 @@ class SlotLeaseIT {
     return lease;
   }
 
-  private static void await(String what, Duration timeout, BooleanSupplier condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+  private static void await(String what, Duration timeout, BooleanSupplier condition) {
+    Poll.until(timeout, Duration.ofMillis(20), what, condition::getAsBoolean);
   }
 
   @Test

@@ -25,6 +25,7 @@ import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedZooKeeper;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -111,18 +112,7 @@ class ClusterConditionAlarmsIT {
   }
 
   private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Poll.until(WAIT, Duration.ofMillis(20), what, condition::getAsBoolean);
   }
 
   private static JobDefinition job(String app, boolean enabled) {

@@ -3,6 +3,7 @@ package dev.kairos.node.alarm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kairos.devinfra.Poll;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -35,15 +36,6 @@ class ConditionMonitorTest {
     }
   }
 
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
-  }
-
   @Test
   void aFailingCheckIsCountedAndKeepsRunningOnTheNamedThread() {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -51,11 +43,11 @@ class ConditionMonitorTest {
     ConditionMonitor monitor = new ConditionMonitor(List.of(check), Duration.ofMillis(10), meters);
     monitor.start();
     try {
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (check.looks.get() < 3) {
-        assertThat(System.nanoTime() - deadline).as("three looks within 10 s").isNegative();
-        sleep(5);
-      }
+      Poll.until(
+          Duration.ofSeconds(10),
+          Duration.ofMillis(5),
+          "three looks",
+          () -> check.looks.get() >= 3);
       assertThat(meters.counter("kairos.alarm.monitor.errors", "check", "flaky").count())
           .isEqualTo(1);
       assertThat(check.thread).isEqualTo("kairos-alarm-monitor");

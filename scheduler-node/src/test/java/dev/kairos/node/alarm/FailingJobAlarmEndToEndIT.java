@@ -17,6 +17,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.FreePorts;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -165,18 +166,7 @@ class FailingJobAlarmEndToEndIT {
   }
 
   private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Poll.until(WAIT, Duration.ofMillis(50), what, condition::getAsBoolean);
   }
 
   /** The final states the lifecycle retries, and raises TRIGGER_FAILED for when none is left. */

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -1264,17 +1265,8 @@ class AdminApiIT {
   }
 
   private static JsonNode poll(
-      String what, Supplier<ApiTestNode.Response> call, Predicate<ApiTestNode.Response> done)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    ApiTestNode.Response last = null;
-    while (System.nanoTime() < deadline) {
-      last = call.get();
-      if (done.test(last)) {
-        return last.json();
-      }
-      Thread.sleep(200); // polling a condition with a deadline
-    }
-    throw new AssertionError("not within " + DEADLINE + ": " + what + "; last answer " + last);
+      String what, Supplier<ApiTestNode.Response> call, Predicate<ApiTestNode.Response> done) {
+    return Poll.until(DEADLINE, Duration.ofMillis(200), what, call, done, "the expected answer")
+        .json();
   }
 }

@@ -9,6 +9,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -133,18 +134,7 @@ class ControlApiIT {
   }
 
   private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Poll.until(WAIT, Duration.ofMillis(20), what, condition::getAsBoolean);
   }
 
   private static String createJob(String id, String handler, String type, String schedule) {

@@ -11,6 +11,7 @@ import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.time.RedisTimeSource;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -138,9 +139,16 @@ class ExecutorEndToEndIT {
         }
       }
       assertThat(expected).hasSizeGreaterThanOrEqualTo(JOBS * 5);
-      awaitUpTo(
+      Poll.until(
           DEADLINE,
-          () -> starts.keySet().containsAll(expected) && results.keySet().containsAll(expected));
+          Duration.ofMillis(200),
+          "every expected fire started and its result consumed",
+          () ->
+              expected.stream()
+                  .filter(id -> !starts.containsKey(id) || !results.containsKey(id))
+                  .toList(),
+          List::isEmpty,
+          "no fire without its start or its result");
       // Only now: disabling drops wheel entries not sent yet, which would race with late fires.
       for (String id : ids) {
         jobs.disable(id);
@@ -209,17 +217,6 @@ class ExecutorEndToEndIT {
     return new SpringApplicationBuilder(KairosNodeApplication.class)
         .initializers(context -> context.getBeanFactory().registerSingleton("e2eResults", listener))
         .run(args);
-  }
-
-  /**
-   * Polls until the condition holds or the deadline passes; the assertions that follow say what.
-   */
-  private static void awaitUpTo(Duration deadline, java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
-    long until = System.nanoTime() + deadline.toNanos();
-    while (!condition.getAsBoolean() && System.nanoTime() < until) {
-      Thread.sleep(200);
-    }
   }
 
   private static long ceilSecond(long ms) {

@@ -9,6 +9,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.protocol.wheel.NodeWheelStore;
@@ -100,13 +101,7 @@ class InflightResendIT {
     }
   }
 
-  private static void await(BooleanSupplier done, String what) throws InterruptedException {
-    long until = System.nanoTime() + DEADLINE.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError(what + ": not within " + DEADLINE);
-      }
-      Thread.sleep(20);
-    }
+  private static void await(BooleanSupplier done, String what) {
+    Poll.until(DEADLINE, Duration.ofMillis(20), what, done::getAsBoolean);
   }
 }

@@ -9,6 +9,7 @@ import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.time.RedisTimeSource;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -28,7 +29,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
@@ -237,22 +237,18 @@ class NodeFireEndToEndIT {
     }
   }
 
-  private static void awaitAll(Set<String> expected, List<Received> received, Duration deadline)
-      throws InterruptedException {
-    long until = System.nanoTime() + deadline.toNanos();
-    Set<String> seen = ConcurrentHashMap.newKeySet();
-    int read = 0;
-    while (System.nanoTime() < until) {
-      List<Received> snapshot = List.copyOf(received);
-      for (int i = read; i < snapshot.size(); i++) {
-        seen.add(snapshot.get(i).trigger().triggerId());
-      }
-      read = snapshot.size();
-      if (seen.containsAll(expected)) {
-        return;
-      }
-      Thread.sleep(100);
-    }
+  private static void awaitAll(Set<String> expected, List<Received> received, Duration deadline) {
+    Poll.until(
+        deadline,
+        Duration.ofMillis(100),
+        "every expected fire received",
+        () -> {
+          Set<String> missing = new java.util.TreeSet<>(expected);
+          List.copyOf(received).forEach(r -> missing.remove(r.trigger().triggerId()));
+          return missing;
+        },
+        Set::isEmpty,
+        "no fire missing");
   }
 
   private static long ceilSecond(long ms) {

@@ -10,6 +10,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.devinfra.EmbeddedRedis;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.protocol.message.TriggerMessage;
@@ -151,13 +152,13 @@ class NodeFirePathClockIT {
     return JobDefinition.builder(id).app("clock").handler("h").oneShot(atMs).build();
   }
 
-  private void awaitSent(String triggerId) throws InterruptedException {
-    long until = System.nanoTime() + DEADLINE.toNanos();
-    while (!sent.containsKey(triggerId)) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError(triggerId + " not sent within " + DEADLINE + "; sent: " + sent);
-      }
-      Thread.sleep(20);
-    }
+  private void awaitSent(String triggerId) {
+    Poll.until(
+        DEADLINE,
+        Duration.ofMillis(20),
+        triggerId + " to be sent",
+        () -> java.util.Set.copyOf(sent.keySet()),
+        ids -> ids.contains(triggerId),
+        "the sent trigger ids to contain " + triggerId);
   }
 }

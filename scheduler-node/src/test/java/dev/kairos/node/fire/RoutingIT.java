@@ -13,6 +13,7 @@ import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.time.RedisTimeSource;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.executor.ExecutorSettings;
@@ -338,13 +339,7 @@ class RoutingIT {
                 keys.shardOf(new dev.kairos.core.model.TriggerId(triggerId).jobId()), triggerId));
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long until = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError(what + ": not within " + DEADLINE);
-      }
-      Thread.sleep(100);
-    }
+  private static void await(String what, BooleanSupplier condition) {
+    Poll.until(DEADLINE, Duration.ofMillis(100), what, condition::getAsBoolean);
   }
 }

@@ -9,6 +9,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -173,18 +174,7 @@ class LifecycleEndToEndIT {
   }
 
   private static void await(Duration timeout, String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    Poll.until(timeout, Duration.ofMillis(50), what, condition::getAsBoolean);
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.kairos.core.store.JobStore;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.EmbeddedPostgreSql;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -492,17 +493,6 @@ class NodeRebuildIT {
   }
 
   private static void await(Duration timeout, String what, java.util.function.BooleanSupplier ok) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!ok.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what, e);
-      }
-    }
+    Poll.until(timeout, Duration.ofMillis(100), what, ok::getAsBoolean);
   }
 }

@@ -11,6 +11,7 @@ import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.time.RedisTimeSource;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.route.TopicAdmin;
@@ -212,14 +213,21 @@ class ResultConsumerIT {
    */
   private void awaitConsuming() throws Exception {
     TriggerMessage probe = started("probe");
-    long until = System.nanoTime() + DEADLINE.toNanos();
-    while (!heard.contains(probe.triggerId())) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError("the result consumer received nothing within " + DEADLINE);
-      }
-      publish(result(probe, "probe", ResultStatus.DUPLICATE, "probe"));
-      Thread.sleep(500);
-    }
+    Poll.until(
+        DEADLINE,
+        Duration.ofMillis(500),
+        "the result consumer to receive a probe",
+        () -> {
+          if (heard.contains(probe.triggerId())) {
+            return true;
+          }
+          try {
+            publish(result(probe, "probe", ResultStatus.DUPLICATE, "probe"));
+          } catch (Exception e) {
+            throw new IllegalStateException("publishing the probe failed", e);
+          }
+          return false;
+        });
     heard.clear();
   }
 
@@ -235,13 +243,7 @@ class ResultConsumerIT {
     return redis.sync().hgetall(RedisKeys.trigger(keys.shardOf(t.jobId()), t.triggerId()));
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long until = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError(what + ": not within " + DEADLINE);
-      }
-      Thread.sleep(100);
-    }
+  private static void await(String what, BooleanSupplier condition) {
+    Poll.until(DEADLINE, Duration.ofMillis(100), what, condition::getAsBoolean);
   }
 }

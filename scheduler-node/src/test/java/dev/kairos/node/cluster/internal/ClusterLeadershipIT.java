@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.coordinator.cluster.LeadershipManager;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
 import dev.kairos.node.KairosNodeApplication;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -195,10 +197,18 @@ class ClusterLeadershipIT {
   }
 
   /** Polls the cluster health component until the condition holds. */
-  private JsonNode pollCluster(int port, Predicate<JsonNode> done) throws Exception {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    JsonNode last = null;
-    while (System.nanoTime() < deadline) {
+  private JsonNode pollCluster(int port, Predicate<JsonNode> done) {
+    return Poll.until(
+        DEADLINE,
+        Duration.ofMillis(100),
+        "the cluster health of the node on port " + port,
+        () -> clusterHealth(port),
+        done,
+        "the expected state");
+  }
+
+  private JsonNode clusterHealth(int port) {
+    try {
       HttpResponse<String> response =
           http.send(
               HttpRequest.newBuilder(
@@ -206,13 +216,13 @@ class ClusterLeadershipIT {
                   .timeout(Duration.ofSeconds(5))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
-      last = json.readTree(response.body()).path("details");
-      if (done.test(last)) {
-        return last;
-      }
-      Thread.sleep(100);
+      return json.readTree(response.body()).path("details");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted reading cluster health", e);
     }
-    throw new AssertionError("cluster health did not reach the expected state: " + last);
   }
 
   private static int freePort() throws IOException {

@@ -13,6 +13,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.executor.ExecutorSettings;
@@ -246,18 +247,7 @@ class LostTriggerMonitorIT {
   }
 
   private static void await(String what, Duration wait, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + wait.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + wait + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what, e);
-      }
-    }
+    Poll.until(wait, Duration.ofMillis(20), what, condition::getAsBoolean);
   }
 
   /** Makes a lease look as if its holder stopped renewing TTL ago (expiry in the past). */
