@@ -168,6 +168,9 @@ public final class FailoverSweeper
       term = 0;
       onStaleTerm.accept(e);
     } catch (RuntimeException e) {
+      if (state.get() != State.STARTED) {
+        return; // close() interrupted this sweep; nothing failed
+      }
       errors.increment();
       log.error("term={} failover sweep failed; the sweeper will keep running", forTerm, e);
     }

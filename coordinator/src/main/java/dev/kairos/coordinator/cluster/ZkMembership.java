@@ -141,6 +141,11 @@ public final class ZkMembership implements LiveNodes, AutoCloseable {
         ensureRegistered();
       }
     } catch (RuntimeException e) {
+      if (state.get() != State.STARTED) {
+        // close() interrupts a check in flight: that is the shutdown, not a ZooKeeper failure.
+        log.debug("node={} membership check ended by close", self.name());
+        return;
+      }
       errors.increment();
       log.warn("node={} membership check failed; will keep running", self.name(), e);
     }

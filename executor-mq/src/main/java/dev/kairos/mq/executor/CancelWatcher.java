@@ -37,6 +37,7 @@ final class CancelWatcher implements AutoCloseable {
   private final LongSupplier wallMs;
   private final Runnable onError;
   private ScheduledExecutorService timer;
+  private volatile boolean closed;
 
   CancelWatcher(
       KairosRedis redis,
@@ -76,6 +77,11 @@ final class CancelWatcher implements AutoCloseable {
                       Double.POSITIVE_INFINITY));
       ids.forEach(onCancel);
     } catch (RuntimeException e) {
+      if (closed) {
+        // close() interrupts a read in flight: that is the shutdown, not a Redis failure.
+        log.debug("cancel watcher of app {} closed during a read", app);
+        return;
+      }
       onError.run();
       log.warn(
           "reading the cancel requests of app {} failed, will keep polling: {}", app, e.toString());
@@ -84,6 +90,7 @@ final class CancelWatcher implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     if (timer != null) {
       timer.shutdownNow();
     }
