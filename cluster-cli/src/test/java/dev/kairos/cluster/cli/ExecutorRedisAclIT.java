@@ -166,6 +166,9 @@ class ExecutorRedisAclIT {
     assertNoPerm(() -> executor.sync().flushall());
     assertNoPerm(() -> executor.sync().configGet("*"));
     assertNoPerm(() -> executor.sync().del(RedisKeys.META));
+    // The runtime API tokens' hashes and records are the nodes' alone.
+    assertNoPerm(() -> executor.sync().hgetall(RedisKeys.apiTokens()));
+    assertNoPerm(() -> executor.sync().hset(RedisKeys.apiTokens(), "hash", "{}"));
   }
 
   private static void assertNoPerm(Runnable command) {

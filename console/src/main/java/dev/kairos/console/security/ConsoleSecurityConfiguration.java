@@ -26,6 +26,9 @@ public class ConsoleSecurityConfiguration {
   public static final String SIGN_OUT = "/console/sign-out";
   public static final String PREVIEW = "/console/jobs/preview";
 
+  /** Runtime API tokens: an admin's business, their list included. */
+  public static final String TOKENS = "/console/tokens";
+
   /**
    * The console's icon, also at the root where browsers look for it on every page (and on the
    * Swagger UI): open to everyone, answered by this chain instead of the API's 401.
@@ -53,6 +56,8 @@ public class ConsoleSecurityConfiguration {
             auth ->
                 auth.requestMatchers(SIGN_IN, "/console/static/**", "/console/assets/**", FAVICON)
                     .permitAll()
+                    .requestMatchers(TOKENS, TOKENS + "/**")
+                    .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, HOME, HOME + "/**")
                     .hasAnyRole(admin, viewer)
                     .requestMatchers(HttpMethod.POST, PREVIEW, SIGN_OUT)

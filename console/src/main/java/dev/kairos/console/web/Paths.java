@@ -26,6 +26,10 @@ final class Paths {
             .collect(Collectors.joining("/"));
   }
 
+  static String token(String id) {
+    return "/api/v1/tokens/" + UriUtils.encodePathSegment(id, StandardCharsets.UTF_8);
+  }
+
   static String query(String value) {
     return URLEncoder.encode(value == null ? "" : value, StandardCharsets.UTF_8);
   }

@@ -242,6 +242,20 @@ public final class RedisKeys {
     return PREFIX + "{app:" + app + "}:settings";
   }
 
+  /**
+   * HASH: the API tokens created at runtime, field = SHA-256 (hex) of the token, value = the
+   * token's JSON record (never the token). Its own hash tag, so a Redis ACL can give nodes this key
+   * and executors none of it.
+   */
+  public static String apiTokens() {
+    return PREFIX + "{tokens}:by-hash";
+  }
+
+  /** HASH: field = runtime token id, value = epoch ms it last authenticated a request. */
+  public static String apiTokensLastUsed() {
+    return PREFIX + "{tokens}:last-used";
+  }
+
   /** HASH: executor slot leases of one app, all under the app's own hash tag. */
   public static String slots(String app) {
     return PREFIX + "{app:" + app + "}:slots";

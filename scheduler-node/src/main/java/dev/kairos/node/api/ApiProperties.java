@@ -1,5 +1,6 @@
 package dev.kairos.node.api;
 
+import dev.kairos.security.Role;
 import dev.kairos.sync.history.TriggerHistoryQueries;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -150,7 +151,7 @@ public class ApiProperties {
     private String sha256;
 
     /** {@code ADMIN} may read and write; {@code VIEWER} may only read. */
-    @NotNull private ApiRole role;
+    @NotNull private Role role;
 
     public String getName() {
       return name;
@@ -168,11 +169,11 @@ public class ApiProperties {
       this.sha256 = sha256;
     }
 
-    public ApiRole getRole() {
+    public Role getRole() {
       return role;
     }
 
-    public void setRole(ApiRole role) {
+    public void setRole(Role role) {
       this.role = role;
     }
 

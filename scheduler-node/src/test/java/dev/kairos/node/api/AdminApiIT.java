@@ -630,6 +630,16 @@ class AdminApiIT {
     drivers.put(
         "GET /api/v1/jobs/{id}/stats",
         List.of(() -> historyAnswer("/api/v1/jobs/" + job + "/stats")));
+    String tokenBody = "{\"name\":\"doc-" + RUN + "\",\"owner\":\"it\",\"role\":\"VIEWER\"}";
+    String revokedToken =
+        node.post("/api/v1/tokens", tokenBody, ADMIN).json().path("details").path("id").asText();
+    drivers.put("GET /api/v1/tokens", List.of(() -> node.get("/api/v1/tokens", ADMIN)));
+    drivers.put(
+        "POST /api/v1/tokens", List.of(() -> node.post("/api/v1/tokens", tokenBody, ADMIN)));
+    drivers.put(
+        "DELETE /api/v1/tokens/{id}",
+        List.of(
+            () -> node.call("DELETE", "/api/v1/tokens/" + revokedToken, null, ADMIN, Map.of())));
     drivers.put(
         "DELETE /api/v1/jobs/{id}",
         List.of(() -> node.call("DELETE", "/api/v1/jobs/" + created, null, ADMIN, Map.of())));

@@ -4,8 +4,10 @@ import static dev.kairos.node.api.ApiTestNode.ADMIN;
 import static dev.kairos.node.api.ApiTestNode.VIEWER;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -13,6 +15,7 @@ import dev.kairos.protocol.record.TriggerFields;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +24,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -48,6 +52,11 @@ class AdminApiInputIT {
 
   /** A "trigger now" that waits to be claimed forever (this node never leads). */
   private static String waitingTrigger;
+
+  /** Tokens created through the API at start: a viewer, and an admin revoked at once. */
+  private static String runtimeViewer;
+
+  private static String revokedAdmin;
 
   private static ApiTestNode node;
   private static RedisClient redisClient;
@@ -88,6 +97,22 @@ class AdminApiInputIT {
     ApiTestNode.Response now = node.post("/api/v1/jobs/" + JOB + "/trigger", null, ADMIN);
     assertThat(now.status()).as(now.toString()).isEqualTo(202);
     waitingTrigger = now.json().path("triggerId").asText();
+    runtimeViewer = createToken("runtime-viewer", "VIEWER").path("token").asText();
+    JsonNode revoked = createToken("revoked-admin", "ADMIN");
+    revokedAdmin = revoked.path("token").asText();
+    String revokedId = revoked.path("details").path("id").asText();
+    assertThat(node.call("DELETE", "/api/v1/tokens/" + revokedId, null, ADMIN, Map.of()).status())
+        .isEqualTo(204);
+  }
+
+  private static JsonNode createToken(String name, String role) {
+    ApiTestNode.Response created =
+        node.post(
+            "/api/v1/tokens",
+            "{\"name\":\"" + name + "\",\"owner\":\"it@example.com\",\"role\":\"" + role + "\"}",
+            ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    return created.json();
   }
 
   @AfterAll
@@ -872,6 +897,73 @@ class AdminApiInputIT {
             400,
             "validation-failed",
             "alarmWebhooks"));
+    // Runtime API tokens.
+    String tokens = "/api/v1/tokens";
+    cases.add(
+        call(
+            "token without a name",
+            "POST",
+            tokens,
+            "{\"owner\":\"team-a\",\"role\":\"VIEWER\"}",
+            400,
+            "validation-failed",
+            "name"));
+    cases.add(
+        call(
+            "token without an owner",
+            "POST",
+            tokens,
+            "{\"name\":\"dash\",\"role\":\"VIEWER\"}",
+            400,
+            "validation-failed",
+            "owner"));
+    cases.add(
+        call(
+            "token role that does not exist",
+            "POST",
+            tokens,
+            "{\"name\":\"dash\",\"owner\":\"team-a\",\"role\":\"ROOT\"}",
+            400,
+            "invalid-field",
+            "role"));
+    cases.add(
+        call(
+            "token that expired already",
+            "POST",
+            tokens,
+            "{\"name\":\"dash\",\"owner\":\"team-a\",\"role\":\"VIEWER\","
+                + "\"expiresAt\":\"2020-01-01T00:00:00Z\"}",
+            400,
+            "validation-failed",
+            "expiresAt"));
+    cases.add(
+        call(
+            "token living past the maximum lifetime",
+            "POST",
+            tokens,
+            "{\"name\":\"dash\",\"owner\":\"team-a\",\"role\":\"VIEWER\","
+                + "\"expiresAt\":\"2999-01-01T00:00:00Z\"}",
+            400,
+            "validation-failed",
+            "expiresAt"));
+    cases.add(
+        call(
+            "token with an unknown field",
+            "POST",
+            tokens,
+            "{\"name\":\"dash\",\"owner\":\"team-a\",\"role\":\"VIEWER\",\"apps\":[]}",
+            400,
+            "invalid-field",
+            "apps"));
+    cases.add(
+        call(
+            "revoking a token that does not exist",
+            "DELETE",
+            tokens + "/tok_0000000000000000",
+            null,
+            404,
+            "not-found",
+            null));
     // Per-app settings.
     String appPath = "/api/v1/apps/input-app";
     cases.add(
@@ -1324,18 +1416,79 @@ class AdminApiInputIT {
         .isEqualTo(204);
   }
 
-  /** Who calls: no token, a token nobody configured, a scraper, a viewer, an admin. */
+  @Test
+  void aTokenCreatedAtRuntimeWorksIsListedWithItsLastUseAndIsRefusedOnceRevoked() {
+    JsonNode created = createToken("lifecycle-" + RUN, "VIEWER");
+    String token = created.path("token").asText();
+    JsonNode details = created.path("details");
+    String id = details.path("id").asText();
+    assertThat(token).startsWith("kairos_");
+    assertThat(details.path("createdBy").asText()).isEqualTo("it-admin");
+    assertThat(
+            Duration.between(
+                Instant.parse(details.path("createdAt").asText()),
+                Instant.parse(details.path("expiresAt").asText())))
+        .as("the default lifetime")
+        .isEqualTo(Duration.ofDays(90));
+    assertThat(redis.sync().hget(RedisKeys.apiTokens(), ApiTestNode.sha256(token)))
+        .as("stored under its hash, without the token")
+        .contains(id)
+        .doesNotContain(token);
+
+    assertThat(node.get("/api/v1/jobs/" + JOB, token).status()).isEqualTo(200);
+    assertThat(node.post("/api/v1/jobs/" + JOB + "/disable", null, token).status()).isEqualTo(403);
+    JsonNode listed =
+        Poll.until(
+            Duration.ofSeconds(10),
+            Poll.DEFAULT_STEP,
+            "the token listed with its last use",
+            () -> listedToken(id),
+            t -> t != null && !t.path("lastUsedAt").isNull(),
+            "a lastUsedAt");
+    assertThat(listed.path("expired").asBoolean()).isFalse();
+    ApiTestNode.Response list = node.get("/api/v1/tokens", ADMIN);
+    assertThat(list.body()).doesNotContain(token).doesNotContain(ApiTestNode.sha256(token));
+
+    assertThat(node.call("DELETE", "/api/v1/tokens/" + id, null, ADMIN, Map.of()).status())
+        .isEqualTo(204);
+
+    ApiTestNode.Response refused = node.get("/api/v1/jobs/" + JOB, token);
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(401);
+    assertThat(listedToken(id)).isNull();
+  }
+
+  private static JsonNode listedToken(String id) {
+    for (JsonNode t : node.get("/api/v1/tokens", ADMIN).json().path("items")) {
+      if (t.path("id").asText().equals(id)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Who calls: no token, a token nobody configured, a scraper, a viewer, a viewer and a revoked
+   * token created at runtime, an admin.
+   */
   enum Caller {
-    NONE(null),
-    UNKNOWN_TOKEN("not-a-configured-token"),
-    METRICS_TOKEN(ApiTestNode.METRICS),
-    VIEWER_TOKEN(VIEWER),
-    ADMIN_TOKEN(ADMIN);
+    NONE,
+    UNKNOWN_TOKEN,
+    METRICS_TOKEN,
+    VIEWER_TOKEN,
+    RUNTIME_VIEWER_TOKEN,
+    REVOKED_RUNTIME_TOKEN,
+    ADMIN_TOKEN;
 
-    final String token;
-
-    Caller(String token) {
-      this.token = token;
+    String token() {
+      return switch (this) {
+        case NONE -> null;
+        case UNKNOWN_TOKEN -> "not-a-configured-token";
+        case METRICS_TOKEN -> ApiTestNode.METRICS;
+        case VIEWER_TOKEN -> VIEWER;
+        case RUNTIME_VIEWER_TOKEN -> runtimeViewer;
+        case REVOKED_RUNTIME_TOKEN -> revokedAdmin;
+        case ADMIN_TOKEN -> ADMIN;
+      };
     }
   }
 
@@ -1391,6 +1544,14 @@ class AdminApiInputIT {
         new Endpoint("POST", "/api/v1/cluster/pause", null, "WRITE"),
         new Endpoint("POST", "/api/v1/cluster/resume", null, "WRITE"),
         new Endpoint("POST", "/api/v1/admin/rebuild", null, "WRITE"),
+        // Tokens are admin-only, listing included.
+        new Endpoint("GET", "/api/v1/tokens", null, "WRITE"),
+        new Endpoint(
+            "POST",
+            "/api/v1/tokens",
+            "{\"name\":\"matrix\",\"owner\":\"it\",\"role\":\"VIEWER\"}",
+            "WRITE"),
+        new Endpoint("DELETE", "/api/v1/tokens/tok_0000000000000000", null, "WRITE"),
         new Endpoint("DELETE", "/api/v1/jobs/matrix-" + RUN, null, "WRITE"),
         new Endpoint("GET", "/actuator/prometheus", null, "SCRAPE"),
         new Endpoint("GET", "/actuator/metrics", null, "WRITE"),
@@ -1416,14 +1577,19 @@ class AdminApiInputIT {
   void everyEndpointAnswersEachCallerByRole(Endpoint endpoint, Caller caller) {
     RedisSnapshot before = RedisSnapshot.take(redis.sync());
     ApiTestNode.Response response =
-        node.call(endpoint.method(), endpoint.path(), endpoint.body(), caller.token, Map.of());
+        node.call(endpoint.method(), endpoint.path(), endpoint.body(), caller.token(), Map.of());
     boolean open = endpoint.access().equals("OPEN");
-    boolean unauthenticated = !open && (caller == Caller.NONE || caller == Caller.UNKNOWN_TOKEN);
+    boolean unauthenticated =
+        !open
+            && (caller == Caller.NONE
+                || caller == Caller.UNKNOWN_TOKEN
+                || caller == Caller.REVOKED_RUNTIME_TOKEN);
     String access = endpoint.access();
     boolean forbidden =
         !open
             && switch (caller) {
-              case VIEWER_TOKEN -> access.equals("WRITE") || access.equals("SCRAPE");
+              case VIEWER_TOKEN, RUNTIME_VIEWER_TOKEN ->
+                  access.equals("WRITE") || access.equals("SCRAPE");
               case METRICS_TOKEN -> !access.equals("SCRAPE");
               default -> false;
             };

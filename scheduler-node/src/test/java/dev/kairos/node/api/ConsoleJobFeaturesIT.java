@@ -323,4 +323,66 @@ class ConsoleJobFeaturesIT {
     JsonNode fires = node.get("/api/v1/jobs/" + id + "/next-fires?count=3", VIEWER).json();
     assertThat(fires.path("cronDialect").asText()).isEqualTo("QUARTZ");
   }
+
+  @Test
+  void anAdminCreatesATokenOnTheTokensPageSeesItOnceAndRevokesIt() {
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    assertThat(admin.get("/console/tokens").status()).isEqualTo(200);
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("name", "console-" + RUN);
+    form.put("owner", "team-obs@example.com");
+    form.put("role", "VIEWER");
+    form.put("expiresOn", "");
+
+    ConsoleSession.Page created = admin.post("/console/tokens", form);
+    assertThat(created.status()).as(created.html()).isEqualTo(302);
+    String page = admin.get("/console/tokens").html();
+    java.util.regex.Matcher issued =
+        java.util.regex.Pattern.compile("id=\"issued-token\">(kairos_[A-Za-z0-9_-]+)<")
+            .matcher(page);
+    assertThat(issued.find()).as(page).isTrue();
+    String token = issued.group(1);
+    assertThat(admin.get("/console/tokens").html())
+        .as("shown once")
+        .doesNotContain(token)
+        .contains("console-" + RUN);
+
+    // The new token reads through the API and signs in to the console as a viewer.
+    assertThat(node.get("/api/v1/jobs", token).status()).isEqualTo(200);
+    ConsoleSession viewer = ConsoleSession.signIn(node, token);
+    assertThat(viewer.get("/console/jobs").html()).contains("console-" + RUN + " (VIEWER)");
+    assertThat(viewer.get("/console/tokens").status()).as("tokens are for admins").isEqualTo(403);
+
+    String id = null;
+    for (JsonNode t : node.get("/api/v1/tokens", ADMIN).json().path("items")) {
+      if (t.path("name").asText().equals("console-" + RUN)) {
+        id = t.path("id").asText();
+      }
+    }
+    assertThat(id).isNotNull();
+    ConsoleSession.Page revoked = admin.post("/console/tokens/" + id + "/revoke", Map.of());
+    assertThat(revoked.status()).isEqualTo(302);
+    assertThat(admin.get("/console/tokens").html()).contains("Token " + id + " revoked.");
+    assertThat(node.get("/api/v1/jobs", token).status()).isEqualTo(401);
+  }
+
+  @Test
+  void aBadTokenFormIsAnsweredWithTheProblemAndCreatesNothing() {
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    admin.get("/console/tokens");
+    int before = node.get("/api/v1/tokens", ADMIN).json().path("items").size();
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("name", "bad name");
+    form.put("owner", "x");
+    form.put("role", "VIEWER");
+    form.put("expiresOn", "2020-01-01");
+
+    admin.post("/console/tokens", form);
+
+    assertThat(admin.get("/console/tokens").html())
+        .contains("validation-failed")
+        .contains("name: must be")
+        .contains("expiresAt: must be in the future");
+    assertThat(node.get("/api/v1/tokens", ADMIN).json().path("items").size()).isEqualTo(before);
+  }
 }

@@ -2,6 +2,7 @@ package dev.kairos.node.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kairos.core.redis.RedisKeys;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
@@ -17,7 +18,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Every key under {@code kairos:} with its DUMP (type, content, encoding) and TTL, for asserting
  * that a rejected request changed nothing. A key that had a TTL and is gone afterwards expired on
- * its own (trigger records do) and is not counted as a change; any other difference is.
+ * its own (trigger records do) and is not counted as a change; any other difference is. When a
+ * runtime token was last used ({@link RedisKeys#apiTokensLastUsed()}) is left out: authenticating
+ * the refused request writes it, asynchronously, and that is bookkeeping, not the request's change.
  */
 final class RedisSnapshot {
 
@@ -47,7 +50,7 @@ final class RedisSnapshot {
       }
       for (int i = 0; i < keys.size(); i++) {
         byte[] dump = dumps.get(i).join();
-        if (dump != null) {
+        if (dump != null && !keys.get(i).equals(RedisKeys.apiTokensLastUsed())) {
           entries.put(keys.get(i), new Entry(dump, ttls.get(i).join()));
         }
       }

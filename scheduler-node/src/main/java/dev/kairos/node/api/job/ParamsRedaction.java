@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.kairos.core.log.SecretNames;
-import dev.kairos.node.api.ApiRole;
+import dev.kairos.security.Role;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -16,11 +16,11 @@ import org.springframework.security.core.context.SecurityContextHolder;
 /**
  * What a reader who may not write jobs sees of their params: job params carry credentials (an HTTP
  * job's {@code Authorization} header, a token in a URL, a script), and reading a job must not hand
- * them out. For a caller without {@link ApiRole#ADMIN}, in params that are a JSON object, every
- * field whose name says it holds a secret ({@link SecretNames}, at any depth), the user-info of
- * URLs, and a script job's {@code script} are replaced by {@value #MASK}. Params that are not JSON
- * are shown as written, except a script job's, which are masked whole. Writers see them unmasked:
- * they may replace them anyway.
+ * them out. For a caller without {@link Role#ADMIN}, in params that are a JSON object, every field
+ * whose name says it holds a secret ({@link SecretNames}, at any depth), the user-info of URLs, and
+ * a script job's {@code script} are replaced by {@value #MASK}. Params that are not JSON are shown
+ * as written, except a script job's, which are masked whole. Writers see them unmasked: they may
+ * replace them anyway.
  */
 public final class ParamsRedaction {
 
@@ -42,7 +42,7 @@ public final class ParamsRedaction {
       return true; // no security chain (the API without tokens: the single-node demo's opt-out)
     }
     return auth.getAuthorities().stream()
-        .anyMatch(a -> a.getAuthority().equals(ApiRole.ADMIN.authority()));
+        .anyMatch(a -> a.getAuthority().equals(Role.ADMIN.authority()));
   }
 
   /** The params as this request's caller may see them. */

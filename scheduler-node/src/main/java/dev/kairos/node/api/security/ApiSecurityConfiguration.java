@@ -1,8 +1,11 @@
 package dev.kairos.node.api.security;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.ApiProperties;
-import dev.kairos.node.api.ApiRole;
+import dev.kairos.security.Role;
+import dev.kairos.security.token.RuntimeTokenStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,10 +27,11 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 /**
  * Who may call what. {@code /api/**}: a valid bearer token; GET, HEAD, OPTIONS (and the schedule
  * preview, which only computes) for {@code VIEWER} and {@code ADMIN}, everything else {@code ADMIN}
- * only. Actuator: health open (load balancers, the demo), every other endpoint {@code ADMIN}. The
- * internal cluster endpoints check their own shared secret and stay outside bearer auth. The
- * OpenAPI document and Swagger UI are open: they describe the API, hold no data. Anything else is
- * refused. Stateless: no session, no cookie, hence no CSRF token.
+ * only; the runtime tokens ({@code /api/v1/tokens}) ADMIN only, reads included. Actuator: health
+ * open (load balancers, the demo), every other endpoint {@code ADMIN}. The internal cluster
+ * endpoints check their own shared secret and stay outside bearer auth. The OpenAPI document and
+ * Swagger UI are open: they describe the API, hold no data. Anything else is refused. Stateless: no
+ * session, no cookie, hence no CSRF token.
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiSecurityConfiguration {
@@ -37,13 +41,22 @@ public class ApiSecurityConfiguration {
   /** Readers may POST here: it computes fire times of a schedule and changes nothing. */
   public static final String PREVIEW_PATH = "/api/v1/schedules/preview";
 
+  public static final String TOKENS_PATH = "/api/v1/tokens";
+
   @Bean
-  ApiTokenIntrospector apiTokenIntrospector(ApiProperties properties) {
-    ApiTokenIntrospector introspector = new ApiTokenIntrospector(properties.getTokens());
+  RuntimeTokenStore runtimeTokenStore(KairosRedis redis, ClusterClock clock) {
+    return new RuntimeTokenStore(redis, clock);
+  }
+
+  @Bean
+  ApiTokenIntrospector apiTokenIntrospector(ApiProperties properties, RuntimeTokenStore runtime) {
+    ApiTokenIntrospector introspector =
+        new ApiTokenIntrospector(properties.getTokens(), runtime::authenticate);
     if (introspector.size() == 0) {
       log.warn(
-          "kairos.api.tokens is empty: every /api call is refused with 401. Configure a token"
-              + " hash (printf %s \"$TOKEN\" | sha256sum) with a role.");
+          "kairos.api.tokens is empty: only tokens created at runtime are accepted, and only an"
+              + " ADMIN token can create one. Configure a token hash (printf %s \"$TOKEN\" |"
+              + " sha256sum) with a role.");
     } else {
       log.info(
           "Admin API accepts {} configured token(s): {}",
@@ -80,9 +93,9 @@ public class ApiSecurityConfiguration {
   SecurityFilterChain apiSecurityFilterChain(
       HttpSecurity http, ApiTokenIntrospector tokens, ProblemSecurityHandlers problems)
       throws Exception {
-    String admin = ApiRole.ADMIN.name();
-    String viewer = ApiRole.VIEWER.name();
-    String metrics = ApiRole.METRICS.name();
+    String admin = Role.ADMIN.name();
+    String viewer = Role.VIEWER.name();
+    String metrics = Role.METRICS.name();
     RequestMatcher open = open();
     DefaultBearerTokenResolver header = new DefaultBearerTokenResolver();
     BearerTokenResolver resolver =
@@ -104,6 +117,9 @@ public class ApiSecurityConfiguration {
                     // An endpoint that is not exposed (env, beans, ...): an admin learns it is
                     // not there (404), everyone else is refused as for the exposed ones.
                     .requestMatchers("/actuator/**")
+                    .hasRole(admin)
+                    // Tokens, even their names and owners, are the admins' business.
+                    .requestMatchers(TOKENS_PATH, TOKENS_PATH + "/**")
                     .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, "/api/**")
                     .hasAnyRole(admin, viewer)

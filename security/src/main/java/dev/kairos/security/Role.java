@@ -1,10 +1,10 @@
-package dev.kairos.node.api;
+package dev.kairos.security;
 
-/** What an API token may do. */
-public enum ApiRole {
-  /** Reads and writes: jobs, batches, import, trigger now, rebuild, actuator. */
+/** What an API token (configured or created at runtime) may do, cluster-wide. */
+public enum Role {
+  /** Reads and writes: jobs, batches, import, trigger now, rebuild, tokens, actuator. */
   ADMIN,
-  /** Reads only. */
+  /** Reads only (never the tokens). */
   VIEWER,
   /**
    * Scrapes {@code /actuator/prometheus} and nothing else: what a Prometheus server holds, so a

@@ -1,0 +1,55 @@
+package dev.kairos.security.token;
+
+import dev.kairos.core.validation.ValidationProblem;
+import dev.kairos.security.Role;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * What an admin asks for when creating a token. {@code expiresMs} is required: a token that never
+ * expires is the one nobody remembers to revoke.
+ */
+public record TokenRequest(String name, String owner, Role role, Long expiresMs) {
+
+  /** The longest a token may live; rotate rather than extend. */
+  public static final Duration MAX_LIFETIME = Duration.ofDays(730);
+
+  /** The lifetime the API gives a token whose request names no expiry. */
+  public static final Duration DEFAULT_LIFETIME = Duration.ofDays(90);
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}");
+  private static final int MAX_OWNER = 128;
+
+  /**
+   * What is wrong with this request at cluster time {@code nowMs}; empty when it may be created.
+   */
+  public List<ValidationProblem> problems(long nowMs) {
+    List<ValidationProblem> problems = new ArrayList<>();
+    if (name == null || !NAME.matcher(name).matches()) {
+      problems.add(
+          new ValidationProblem(
+              "name",
+              "must be 1-64 characters of [A-Za-z0-9_.@-], starting with a letter or digit"));
+    }
+    if (owner == null || owner.isBlank()) {
+      problems.add(new ValidationProblem("owner", "must name who answers for the token"));
+    } else if (owner.length() > MAX_OWNER || owner.chars().anyMatch(Character::isISOControl)) {
+      problems.add(
+          new ValidationProblem(
+              "owner", "must be at most " + MAX_OWNER + " characters, no control characters"));
+    }
+    if (role == null) {
+      problems.add(new ValidationProblem("role", "must be one of ADMIN, VIEWER, METRICS"));
+    }
+    if (expiresMs == null || expiresMs <= nowMs) {
+      problems.add(new ValidationProblem("expiresAt", "must be in the future"));
+    } else if (expiresMs - nowMs > MAX_LIFETIME.toMillis()) {
+      problems.add(
+          new ValidationProblem(
+              "expiresAt", "must be at most " + MAX_LIFETIME.toDays() + " days from now"));
+    }
+    return problems;
+  }
+}
