@@ -26,6 +26,9 @@ public class ConsoleSecurityConfiguration {
   public static final String SIGN_OUT = "/console/sign-out";
   public static final String PREVIEW = "/console/jobs/preview";
 
+  /** Cluster-wide controls (pause, resume). */
+  public static final String CLUSTER = "/console/cluster";
+
   /** Runtime API tokens: an admin's business, their list included. */
   public static final String TOKENS = "/console/tokens";
 
@@ -50,6 +53,7 @@ public class ConsoleSecurityConfiguration {
       throws Exception {
     String admin = "ADMIN";
     String viewer = "VIEWER";
+    String operator = "OPERATOR";
     http.securityMatcher(HOME, HOME + "/**", FAVICON)
         .authenticationProvider(new TokenAuthenticationProvider(tokens))
         .authorizeHttpRequests(
@@ -59,11 +63,14 @@ public class ConsoleSecurityConfiguration {
                     .requestMatchers(TOKENS, TOKENS + "/**")
                     .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, HOME, HOME + "/**")
-                    .hasAnyRole(admin, viewer)
+                    .hasAnyRole(admin, operator, viewer)
                     .requestMatchers(HttpMethod.POST, PREVIEW, SIGN_OUT)
-                    .hasAnyRole(admin, viewer)
-                    .requestMatchers(HOME + "/**")
+                    .hasAnyRole(admin, operator, viewer)
+                    .requestMatchers(CLUSTER + "/**")
                     .hasRole(admin)
+                    // Job and trigger writes: the API lets an operator change only its apps.
+                    .requestMatchers(HOME + "/**")
+                    .hasAnyRole(admin, operator)
                     .anyRequest()
                     .denyAll())
         .formLogin(

@@ -10,18 +10,24 @@ import java.security.Principal;
  * principals.
  *
  * @param name the token's configured name (never the token)
- * @param admin whether the token's role is ADMIN (otherwise VIEWER)
+ * @param role the token's role: ADMIN, OPERATOR or VIEWER
  */
-public record ConsoleUser(String name, boolean admin, String token)
+public record ConsoleUser(String name, String role, String token)
     implements Principal, Serializable {
+
+  /** Cluster-wide controls: pause, tokens. */
+  public boolean admin() {
+    return "ADMIN".equals(role);
+  }
+
+  /** Edit controls of jobs and triggers (an OPERATOR's apps only: the API checks which). */
+  public boolean mayWrite() {
+    return admin() || "OPERATOR".equals(role);
+  }
 
   @Override
   public String getName() {
     return name;
-  }
-
-  public String role() {
-    return admin ? "ADMIN" : "VIEWER";
   }
 
   @Override

@@ -12,13 +12,15 @@ import org.springframework.security.oauth2.server.resource.introspection.OpaqueT
 
 /**
  * Signs in with an API token: the sign-in form's token field arrives as the password and is checked
- * by the node's own token introspector (the same hashes and roles as {@code /api}). Only the roles
- * ADMIN and VIEWER carry over; a token with neither is refused.
+ * by the node's own token introspector (the same tokens and roles as {@code /api}). Only the roles
+ * ADMIN, OPERATOR and VIEWER carry over; a METRICS token is refused.
  */
 final class TokenAuthenticationProvider implements AuthenticationProvider {
 
   static final String ADMIN = "ROLE_ADMIN";
+  static final String OPERATOR = "ROLE_OPERATOR";
   static final String VIEWER = "ROLE_VIEWER";
+  private static final List<String> CONSOLE_ROLES = List.of(ADMIN, OPERATOR, VIEWER);
 
   private final OpaqueTokenIntrospector tokens;
 
@@ -42,14 +44,15 @@ final class TokenAuthenticationProvider implements AuthenticationProvider {
     }
     List<GrantedAuthority> roles =
         principal.getAuthorities().stream()
-            .filter(a -> ADMIN.equals(a.getAuthority()) || VIEWER.equals(a.getAuthority()))
+            .filter(a -> CONSOLE_ROLES.contains(a.getAuthority()))
             .map(a -> (GrantedAuthority) a)
             .toList();
     if (roles.isEmpty()) {
-      throw new BadCredentialsException("the token has no console role (ADMIN or VIEWER)");
+      throw new BadCredentialsException(
+          "the token has no console role (ADMIN, OPERATOR or VIEWER)");
     }
-    boolean admin = roles.stream().anyMatch(a -> ADMIN.equals(a.getAuthority()));
-    ConsoleUser user = new ConsoleUser(principal.getName(), admin, token);
+    String role = roles.get(0).getAuthority().substring("ROLE_".length());
+    ConsoleUser user = new ConsoleUser(principal.getName(), role, token);
     return UsernamePasswordAuthenticationToken.authenticated(user, null, roles);
   }
 

@@ -20,8 +20,17 @@ class ConsoleModelAdvice {
         : null;
   }
 
+  /** Whether job and trigger edit controls are shown: ADMIN, or OPERATOR of some apps. */
   @ModelAttribute("admin")
   boolean admin(Authentication authentication) {
+    return authentication != null
+        && authentication.getPrincipal() instanceof ConsoleUser u
+        && u.mayWrite();
+  }
+
+  /** Whether cluster-wide controls (pause, tokens) are shown: ADMIN only. */
+  @ModelAttribute("clusterAdmin")
+  boolean clusterAdmin(Authentication authentication) {
     return authentication != null
         && authentication.getPrincipal() instanceof ConsoleUser u
         && u.admin();

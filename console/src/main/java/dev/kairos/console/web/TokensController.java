@@ -5,6 +5,7 @@ import dev.kairos.console.api.NodeApi;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,12 +48,14 @@ class TokensController {
       @RequestParam(defaultValue = "") String name,
       @RequestParam(defaultValue = "") String owner,
       @RequestParam(defaultValue = "") String role,
+      @RequestParam(defaultValue = "") String apps,
       @RequestParam(defaultValue = "") String expiresOn,
       RedirectAttributes redirect) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name.strip());
     body.put("owner", owner.strip());
     body.put("role", role.isBlank() ? null : role);
+    body.put("apps", Arrays.stream(apps.split("[,\\s]+")).filter(a -> !a.isBlank()).toList());
     if (!expiresOn.isBlank()) {
       body.put("expiresAt", endOfDayUtc(expiresOn));
     }

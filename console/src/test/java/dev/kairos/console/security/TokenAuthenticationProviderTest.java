@@ -20,6 +20,8 @@ class TokenAuthenticationProviderTest {
               switch (token) {
                 case "a" -> principal("ops", "ROLE_ADMIN");
                 case "v" -> principal("dashboard", "ROLE_VIEWER");
+                case "o" -> principal("team-a", "ROLE_OPERATOR");
+                case "m" -> principal("prometheus", "ROLE_METRICS");
                 case "x" -> principal("other", "ROLE_SOMETHING");
                 default -> throw new BadOpaqueTokenException("unknown");
               });
@@ -39,7 +41,19 @@ class TokenAuthenticationProviderTest {
   void aViewerTokenIsNoAdmin() {
     ConsoleUser user = (ConsoleUser) provider.authenticate(attempt("v")).getPrincipal();
     assertThat(user.admin()).isFalse();
+    assertThat(user.mayWrite()).isFalse();
     assertThat(user.role()).isEqualTo("VIEWER");
+  }
+
+  @Test
+  void anOperatorTokenMayWriteButIsNoAdminAndAMetricsTokenCannotSignIn() {
+    ConsoleUser user = (ConsoleUser) provider.authenticate(attempt("o")).getPrincipal();
+    assertThat(user.mayWrite()).isTrue();
+    assertThat(user.admin()).isFalse();
+    assertThat(user.toString()).isEqualTo("ConsoleUser[team-a, OPERATOR]");
+    assertThatThrownBy(() -> provider.authenticate(attempt("m")))
+        .isInstanceOf(BadCredentialsException.class)
+        .hasMessageContaining("no console role");
   }
 
   @Test

@@ -43,6 +43,16 @@ public final class KairosDemo implements AutoCloseable {
   static final String DEMO_VIEWER_TOKEN_SHA256 =
       "b9cd5d645586fbe52da77efe8ce7d818fcf0178b2879648c6169f9f677c74ae0";
 
+  /**
+   * The demo's OPERATOR token of the app {@code demo} (README "The web console"): it changes the
+   * demo app's jobs and nothing cluster-wide; demo only, it is published.
+   */
+  public static final String DEMO_OPERATOR_TOKEN = "kairos-demo-operator";
+
+  /** {@code printf %s kairos-demo-operator | sha256sum} */
+  static final String DEMO_OPERATOR_TOKEN_SHA256 =
+      "e5dcaba0c9712343cbf01480160301f4f5acf6d109361ab199bf29fb0afb4093";
+
   /** The demo node's cluster secret: it has no other node to talk to, and it is published. */
   static final String DEMO_CLUSTER_SECRET = "kairos-demo-cluster-secret";
 
@@ -94,6 +104,11 @@ public final class KairosDemo implements AutoCloseable {
       properties.put("kairos.api.tokens[1].name", "demo-viewer");
       properties.put("kairos.api.tokens[1].role", "VIEWER");
       properties.put("kairos.api.tokens[1].sha256", DEMO_VIEWER_TOKEN_SHA256);
+      // And a demo-only OPERATOR of the app demo: a team's token on a shared cluster.
+      properties.put("kairos.api.tokens[2].name", "demo-operator");
+      properties.put("kairos.api.tokens[2].role", "OPERATOR");
+      properties.put("kairos.api.tokens[2].apps[0]", DemoJobCatalog.APP);
+      properties.put("kairos.api.tokens[2].sha256", DEMO_OPERATOR_TOKEN_SHA256);
       // A one-node cluster needs no shared secret, but a node without one warns (rightly, on a
       // real cluster) at every start; the demo sets its own, published like its tokens.
       properties.put("kairos.cluster.secret", DEMO_CLUSTER_SECRET);

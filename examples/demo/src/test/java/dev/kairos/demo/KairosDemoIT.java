@@ -44,6 +44,7 @@ class KairosDemoIT {
     assertThat(health.toString()).doesNotContainIgnoringCase("password");
     assertDemoTokenReadsTheDemoJobs(demo);
     assertDemoViewerTokenReadsButCannotWrite(demo);
+    assertDemoOperatorTokenWritesOnlyTheDemoApp(demo);
     assertTheFaviconNeedsNoToken(demo);
 
     DemoReport.Snapshot settled;
@@ -129,6 +130,47 @@ class KairosDemoIT {
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(create.statusCode()).as(create.body()).isEqualTo(403);
+  }
+
+  /** README's OPERATOR token: it creates in the app demo and nowhere else, and never pauses. */
+  private static void assertDemoOperatorTokenWritesOnlyTheDemoApp(KairosDemo demo)
+      throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    String base = "http://localhost:" + demo.port();
+    java.util.function.Function<String, HttpResponse<String>> create =
+        app -> {
+          try {
+            return http.send(
+                HttpRequest.newBuilder(URI.create(base + "/api/v1/jobs"))
+                    .header("Authorization", "Bearer " + KairosDemo.DEMO_OPERATOR_TOKEN)
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"id\":\"operator-made-"
+                                + app
+                                + "\",\"app\":\""
+                                + app
+                                + "\",\"handler\":\"demoFast\",\"scheduleType\":\"API\"}"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    HttpResponse<String> own = create.apply("demo");
+    assertThat(own.statusCode()).as(own.body()).isEqualTo(201);
+    HttpResponse<String> foreign = create.apply("payments");
+    assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(403);
+    HttpResponse<String> pause =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/api/v1/cluster/pause"))
+                .header("Authorization", "Bearer " + KairosDemo.DEMO_OPERATOR_TOKEN)
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(pause.statusCode()).as(pause.body()).isEqualTo(403);
   }
 
   /** Every console page asks for /favicon.ico; it must not be the API's 401. */

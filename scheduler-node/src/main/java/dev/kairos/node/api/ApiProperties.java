@@ -150,8 +150,14 @@ public class ApiProperties {
     @Pattern(regexp = "[0-9a-fA-F]{64}", message = "must be 64 hex characters (a SHA-256)")
     private String sha256;
 
-    /** {@code ADMIN} may read and write; {@code VIEWER} may only read. */
+    /**
+     * {@code ADMIN} reads and writes everything; {@code OPERATOR} reads and writes its apps' jobs;
+     * {@code VIEWER} only reads; {@code METRICS} only scrapes (docs/security.md).
+     */
     @NotNull private Role role;
+
+    /** The apps an OPERATOR or VIEWER token is limited to; empty: all (a VIEWER only). */
+    private List<String> apps = new ArrayList<>();
 
     public String getName() {
       return name;
@@ -177,9 +183,27 @@ public class ApiProperties {
       this.role = role;
     }
 
+    public List<String> getApps() {
+      return apps;
+    }
+
+    public void setApps(List<String> apps) {
+      this.apps = apps == null ? new ArrayList<>() : apps;
+    }
+
+    /** Whether the apps fit the role: the rule of tokens created at runtime. */
+    @jakarta.validation.constraints.AssertTrue(
+        message = "apps: an OPERATOR names its apps; ADMIN and METRICS tokens name none")
+    public boolean isAppsFitTheRole() {
+      if (role == null) {
+        return true;
+      }
+      return role.scopedByApp() ? role != Role.OPERATOR || !apps.isEmpty() : apps.isEmpty();
+    }
+
     @Override
     public String toString() {
-      return "Token[" + name + ", " + role + "]";
+      return "Token[" + name + ", " + role + (apps.isEmpty() ? "" : " of " + apps) + "]";
     }
   }
 }

@@ -58,6 +58,11 @@ class AdminApiInputIT {
 
   private static String revokedAdmin;
 
+  private static String operatorIn;
+  private static String viewerIn;
+  private static String operatorOut;
+  private static String viewerOut;
+
   private static ApiTestNode node;
   private static RedisClient redisClient;
   private static StatefulRedisConnection<String, String> redis;
@@ -98,6 +103,10 @@ class AdminApiInputIT {
     assertThat(now.status()).as(now.toString()).isEqualTo(202);
     waitingTrigger = now.json().path("triggerId").asText();
     runtimeViewer = createToken("runtime-viewer", "VIEWER").path("token").asText();
+    operatorIn = createToken("op-in", "OPERATOR", "input-app", "matrix-app").path("token").asText();
+    viewerIn = createToken("viewer-in", "VIEWER", "input-app").path("token").asText();
+    operatorOut = createToken("op-out", "OPERATOR", "other-app").path("token").asText();
+    viewerOut = createToken("viewer-out", "VIEWER", "other-app").path("token").asText();
     JsonNode revoked = createToken("revoked-admin", "ADMIN");
     revokedAdmin = revoked.path("token").asText();
     String revokedId = revoked.path("details").path("id").asText();
@@ -105,12 +114,13 @@ class AdminApiInputIT {
         .isEqualTo(204);
   }
 
-  private static JsonNode createToken(String name, String role) {
-    ApiTestNode.Response created =
-        node.post(
-            "/api/v1/tokens",
-            "{\"name\":\"" + name + "\",\"owner\":\"it@example.com\",\"role\":\"" + role + "\"}",
-            ADMIN);
+  private static JsonNode createToken(String name, String role, String... apps) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", name);
+    body.put("owner", "it@example.com");
+    body.put("role", role);
+    body.put("apps", List.of(apps));
+    ApiTestNode.Response created = node.post("/api/v1/tokens", ApiTestNode.json(body), ADMIN);
     assertThat(created.status()).as(created.toString()).isEqualTo(201);
     return created.json();
   }
@@ -951,10 +961,10 @@ class AdminApiInputIT {
             "token with an unknown field",
             "POST",
             tokens,
-            "{\"name\":\"dash\",\"owner\":\"team-a\",\"role\":\"VIEWER\",\"apps\":[]}",
+            "{\"name\":\"dash\",\"owner\":\"team-a\",\"role\":\"VIEWER\",\"scopes\":[]}",
             400,
             "invalid-field",
-            "apps"));
+            "scopes"));
     cases.add(
         call(
             "revoking a token that does not exist",
@@ -1457,6 +1467,66 @@ class AdminApiInputIT {
     assertThat(listedToken(id)).isNull();
   }
 
+  @Test
+  void aScopedTokenSeesAndChangesOnlyItsApps() {
+    String other = "other-" + RUN;
+    ApiTestNode.Response created =
+        node.post("/api/v1/jobs", job(Map.of("id", other, "app", "other-app")), ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    try {
+      // Lists: each side sees its own app's job and not the other's, with or without a filter.
+      assertThat(node.get("/api/v1/jobs?size=200", operatorIn).body())
+          .contains(JOB)
+          .doesNotContain(other);
+      assertThat(node.get("/api/v1/jobs?size=200", operatorOut).body())
+          .contains(other)
+          .doesNotContain(JOB);
+      assertThat(node.get("/api/v1/jobs?app=other-app", operatorIn).json().path("items").size())
+          .isZero();
+      assertThat(node.get("/api/v1/jobs?q=" + RUN + "&size=200", operatorIn).body())
+          .contains(JOB)
+          .doesNotContain(other);
+      assertThat(node.get("/api/v1/executors", viewerIn).body())
+          .contains("input-app")
+          .doesNotContain("other-app");
+      assertThat(node.get("/api/v1/job-export", operatorOut).body())
+          .contains(other)
+          .doesNotContain(JOB);
+      // Reads and writes of the other app's job: it does not exist.
+      assertThat(node.get("/api/v1/jobs/" + other, operatorIn).status()).isEqualTo(404);
+      assertThat(node.post("/api/v1/jobs/" + other + "/disable", null, operatorIn).status())
+          .isEqualTo(404);
+      // An operator cannot create a job in, or move its job to, an app that is not its own.
+      ApiTestNode.Response foreign =
+          node.post(
+              "/api/v1/jobs", job(Map.of("id", "foreign-" + RUN, "app", "other-app")), operatorIn);
+      assertThat(foreign.status()).as(foreign.toString()).isEqualTo(403);
+      assertThat(foreign.json().path("errors").findValuesAsText("field")).containsExactly("app");
+      long version = node.get("/api/v1/jobs/" + JOB, ADMIN).json().path("version").asLong();
+      ApiTestNode.Response moved =
+          node.call(
+              "PUT",
+              "/api/v1/jobs/" + JOB,
+              job(Map.of("id", JOB, "app", "other-app")),
+              operatorIn,
+              Map.of("If-Match", "\"" + version + "\""));
+      assertThat(moved.status()).as(moved.toString()).isEqualTo(403);
+      assertThat(node.get("/api/v1/jobs/" + JOB, ADMIN).json().path("app").asText())
+          .isEqualTo("input-app");
+      // History queries: one app of several must be named; another app's does not exist.
+      ApiTestNode.Response unnamed = node.get("/api/v1/trigger-search", operatorIn);
+      assertThat(unnamed.status()).as(unnamed.toString()).isEqualTo(400);
+      assertThat(unnamed.json().path("errors").findValuesAsText("field")).containsExactly("app");
+      assertThat(node.get("/api/v1/trigger-search?app=other-app", operatorIn).status())
+          .isEqualTo(404);
+      assertThat(node.get("/api/v1/jobs/" + other + "/stats", viewerIn).status()).isEqualTo(404);
+      // An operator reads its own apps' params whole, as it may replace them.
+      assertThat(node.get("/api/v1/jobs/" + JOB, operatorIn).status()).isEqualTo(200);
+    } finally {
+      node.call("DELETE", "/api/v1/jobs/" + other, null, ADMIN, Map.of());
+    }
+  }
+
   private static JsonNode listedToken(String id) {
     for (JsonNode t : node.get("/api/v1/tokens", ADMIN).json().path("items")) {
       if (t.path("id").asText().equals(id)) {
@@ -1477,7 +1547,22 @@ class AdminApiInputIT {
     VIEWER_TOKEN,
     RUNTIME_VIEWER_TOKEN,
     REVOKED_RUNTIME_TOKEN,
+    /** An OPERATOR of input-app and matrix-app, the apps the endpoints touch. */
+    OPERATOR_IN_SCOPE,
+    /** A VIEWER of input-app only. */
+    VIEWER_IN_SCOPE,
+    /** An OPERATOR of another app. */
+    OPERATOR_OUT_OF_SCOPE,
+    /** A VIEWER of another app. */
+    VIEWER_OUT_OF_SCOPE,
     ADMIN_TOKEN;
+
+    boolean scoped() {
+      return this == OPERATOR_IN_SCOPE
+          || this == VIEWER_IN_SCOPE
+          || this == OPERATOR_OUT_OF_SCOPE
+          || this == VIEWER_OUT_OF_SCOPE;
+    }
 
     String token() {
       return switch (this) {
@@ -1487,16 +1572,23 @@ class AdminApiInputIT {
         case VIEWER_TOKEN -> VIEWER;
         case RUNTIME_VIEWER_TOKEN -> runtimeViewer;
         case REVOKED_RUNTIME_TOKEN -> revokedAdmin;
+        case OPERATOR_IN_SCOPE -> operatorIn;
+        case VIEWER_IN_SCOPE -> viewerIn;
+        case OPERATOR_OUT_OF_SCOPE -> operatorOut;
+        case VIEWER_OUT_OF_SCOPE -> viewerOut;
         case ADMIN_TOKEN -> ADMIN;
       };
     }
   }
 
   /**
-   * Every endpoint; {@code access}: OPEN (no token), SCRAPE (metrics or admin), READ (viewer or
-   * admin) or WRITE (admin only).
+   * Every endpoint; {@code access}: OPEN (no token), SCRAPE (metrics or admin), READ (viewer,
+   * operator or admin) or WRITE (admin, and an operator of the app where {@code scope} names one);
+   * {@code scope}: what app it concerns — APP (the job {@link #JOB} of app input-app, or an app by
+   * name), NEW (creates a job of input-app), LIST (every app's, filtered to the caller's), BATCH
+   * (ids of input-app's jobs) or CLUSTER (no app: ADMIN-only writes, reads for any reader).
    */
-  record Endpoint(String method, String path, String body, String access) {
+  record Endpoint(String method, String path, String body, String access, String scope) {
     @Override
     public String toString() {
       return method + " " + path;
@@ -1507,59 +1599,68 @@ class AdminApiInputIT {
     String job = "/api/v1/jobs/" + JOB;
     String matrixJob = job(Map.of("id", "matrix-" + RUN));
     return List.of(
-        new Endpoint("GET", "/api/v1/jobs", null, "READ"),
-        new Endpoint("POST", "/api/v1/jobs", matrixJob, "WRITE"),
-        new Endpoint("GET", job, null, "READ"),
-        new Endpoint("PUT", "/api/v1/jobs/matrix-" + RUN, matrixJob, "WRITE"),
-        new Endpoint("POST", job + "/disable", null, "WRITE"),
-        new Endpoint("POST", job + "/enable", null, "WRITE"),
-        new Endpoint("POST", job + "/trigger", "{\"params\":\"matrix\"}", "WRITE"),
-        new Endpoint("POST", job + "/copy", "{\"id\":\"copy-matrix-" + RUN + "\"}", "WRITE"),
-        new Endpoint("GET", job + "/next-fires", null, "READ"),
-        new Endpoint("GET", job + "/triggers", null, "READ"),
+        new Endpoint("GET", "/api/v1/jobs", null, "READ", "LIST"),
+        new Endpoint("POST", "/api/v1/jobs", matrixJob, "WRITE", "NEW"),
+        new Endpoint("GET", job, null, "READ", "APP"),
+        new Endpoint("PUT", "/api/v1/jobs/matrix-" + RUN, matrixJob, "WRITE", "APP"),
+        new Endpoint("POST", job + "/disable", null, "WRITE", "APP"),
+        new Endpoint("POST", job + "/enable", null, "WRITE", "APP"),
+        new Endpoint("POST", job + "/trigger", "{\"params\":\"matrix\"}", "WRITE", "APP"),
+        new Endpoint("POST", job + "/copy", "{\"id\":\"copy-matrix-" + RUN + "\"}", "WRITE", "APP"),
+        new Endpoint("GET", job + "/next-fires", null, "READ", "APP"),
+        new Endpoint("GET", job + "/triggers", null, "READ", "APP"),
         new Endpoint(
             "POST",
             "/api/v1/schedules/preview",
             "{\"scheduleType\":\"CRON\",\"schedule\":\"* * * * * *\"}",
-            "READ"),
-        new Endpoint("POST", "/api/v1/job-batches/enable", "{\"ids\":[\"" + JOB + "\"]}", "WRITE"),
-        new Endpoint("POST", "/api/v1/job-batches/disable", "{\"ids\":[\"" + JOB + "\"]}", "WRITE"),
+            "READ",
+            "CLUSTER"),
         new Endpoint(
-            "POST", "/api/v1/job-batches/delete", "{\"ids\":[\"gone-" + RUN + "\"]}", "WRITE"),
-        new Endpoint("GET", "/api/v1/job-export?app=input-app", null, "READ"),
+            "POST", "/api/v1/job-batches/enable", "{\"ids\":[\"" + JOB + "\"]}", "WRITE", "BATCH"),
+        new Endpoint(
+            "POST", "/api/v1/job-batches/disable", "{\"ids\":[\"" + JOB + "\"]}", "WRITE", "BATCH"),
+        new Endpoint(
+            "POST",
+            "/api/v1/job-batches/delete",
+            "{\"ids\":[\"gone-" + RUN + "\"]}",
+            "WRITE",
+            "BATCH"),
+        new Endpoint("GET", "/api/v1/job-export", null, "READ", "LIST"),
         new Endpoint(
             "POST",
             "/api/v1/job-import?dryRun=true",
             "{\"formatVersion\":1,\"jobs\":[" + matrixJob + "]}",
-            "WRITE"),
-        new Endpoint("GET", "/api/v1/triggers/" + JOB + ":1", null, "READ"),
-        new Endpoint("GET", "/api/v1/executors", null, "READ"),
-        new Endpoint("GET", "/api/v1/executors/input-app", null, "READ"),
-        new Endpoint("GET", "/api/v1/apps/input-app", null, "READ"),
-        new Endpoint("PUT", "/api/v1/apps/matrix-app", "{\"description\":\"m\"}", "WRITE"),
-        new Endpoint("GET", "/api/v1/cluster", null, "READ"),
-        new Endpoint("POST", "/api/v1/triggers/" + JOB + ":1/cancel", null, "WRITE"),
-        new Endpoint("GET", "/api/v1/cluster/pause", null, "READ"),
+            "WRITE",
+            "NEW"),
+        new Endpoint("GET", "/api/v1/triggers/" + JOB + ":1", null, "READ", "APP"),
+        new Endpoint("GET", "/api/v1/executors", null, "READ", "LIST"),
+        new Endpoint("GET", "/api/v1/executors/input-app", null, "READ", "APP"),
+        new Endpoint("GET", "/api/v1/apps/input-app", null, "READ", "APP"),
+        new Endpoint("PUT", "/api/v1/apps/matrix-app", "{\"description\":\"m\"}", "WRITE", "APP"),
+        new Endpoint("GET", "/api/v1/cluster", null, "READ", "CLUSTER"),
+        new Endpoint("POST", "/api/v1/triggers/" + JOB + ":1/cancel", null, "WRITE", "APP"),
+        new Endpoint("GET", "/api/v1/cluster/pause", null, "READ", "CLUSTER"),
         // Pause before resume, so the matrix leaves the cluster running.
-        new Endpoint("POST", "/api/v1/cluster/pause", null, "WRITE"),
-        new Endpoint("POST", "/api/v1/cluster/resume", null, "WRITE"),
-        new Endpoint("POST", "/api/v1/admin/rebuild", null, "WRITE"),
+        new Endpoint("POST", "/api/v1/cluster/pause", null, "WRITE", "CLUSTER"),
+        new Endpoint("POST", "/api/v1/cluster/resume", null, "WRITE", "CLUSTER"),
+        new Endpoint("POST", "/api/v1/admin/rebuild", null, "WRITE", "CLUSTER"),
         // Tokens are admin-only, listing included.
-        new Endpoint("GET", "/api/v1/tokens", null, "WRITE"),
+        new Endpoint("GET", "/api/v1/tokens", null, "WRITE", "CLUSTER"),
         new Endpoint(
             "POST",
             "/api/v1/tokens",
             "{\"name\":\"matrix\",\"owner\":\"it\",\"role\":\"VIEWER\"}",
-            "WRITE"),
-        new Endpoint("DELETE", "/api/v1/tokens/tok_0000000000000000", null, "WRITE"),
-        new Endpoint("DELETE", "/api/v1/jobs/matrix-" + RUN, null, "WRITE"),
-        new Endpoint("GET", "/actuator/prometheus", null, "SCRAPE"),
-        new Endpoint("GET", "/actuator/metrics", null, "WRITE"),
-        new Endpoint("GET", "/actuator/info", null, "WRITE"),
+            "WRITE",
+            "CLUSTER"),
+        new Endpoint("DELETE", "/api/v1/tokens/tok_0000000000000000", null, "WRITE", "CLUSTER"),
+        new Endpoint("DELETE", "/api/v1/jobs/matrix-" + RUN, null, "WRITE", "APP"),
+        new Endpoint("GET", "/actuator/prometheus", null, "SCRAPE", "CLUSTER"),
+        new Endpoint("GET", "/actuator/metrics", null, "WRITE", "CLUSTER"),
+        new Endpoint("GET", "/actuator/info", null, "WRITE", "CLUSTER"),
         // Not exposed: an admin gets 404 (errorsOutsideControllers), others as for the exposed.
-        new Endpoint("GET", "/actuator/env", null, "WRITE"),
-        new Endpoint("GET", "/actuator/health", null, "OPEN"),
-        new Endpoint("GET", "/v3/api-docs", null, "OPEN"));
+        new Endpoint("GET", "/actuator/env", null, "WRITE", "CLUSTER"),
+        new Endpoint("GET", "/actuator/health", null, "OPEN", "CLUSTER"),
+        new Endpoint("GET", "/v3/api-docs", null, "OPEN", "CLUSTER"));
   }
 
   static Stream<Arguments> authMatrix() {
@@ -1578,6 +1679,7 @@ class AdminApiInputIT {
     RedisSnapshot before = RedisSnapshot.take(redis.sync());
     ApiTestNode.Response response =
         node.call(endpoint.method(), endpoint.path(), endpoint.body(), caller.token(), Map.of());
+    String what = endpoint + " as " + caller;
     boolean open = endpoint.access().equals("OPEN");
     boolean unauthenticated =
         !open
@@ -1585,29 +1687,46 @@ class AdminApiInputIT {
                 || caller == Caller.UNKNOWN_TOKEN
                 || caller == Caller.REVOKED_RUNTIME_TOKEN);
     String access = endpoint.access();
+    String scope = endpoint.scope();
+    boolean outOfScope =
+        caller == Caller.OPERATOR_OUT_OF_SCOPE || caller == Caller.VIEWER_OUT_OF_SCOPE;
     boolean forbidden =
         !open
             && switch (caller) {
-              case VIEWER_TOKEN, RUNTIME_VIEWER_TOKEN ->
+              case VIEWER_TOKEN, RUNTIME_VIEWER_TOKEN, VIEWER_IN_SCOPE, VIEWER_OUT_OF_SCOPE ->
                   access.equals("WRITE") || access.equals("SCRAPE");
+              case OPERATOR_IN_SCOPE, OPERATOR_OUT_OF_SCOPE ->
+                  access.equals("SCRAPE")
+                      || (access.equals("WRITE") && scope.equals("CLUSTER"))
+                      || (access.equals("WRITE") && scope.equals("NEW") && outOfScope);
               case METRICS_TOKEN -> !access.equals("SCRAPE");
               default -> false;
             };
     if (unauthenticated || forbidden) {
       int status = unauthenticated ? 401 : 403;
       String code = unauthenticated ? "unauthenticated" : "forbidden";
-      assertThat(response.status()).as(response.toString()).isEqualTo(status);
+      assertThat(response.status()).as(what + ": " + response).isEqualTo(status);
       assertThat(response.contentType()).startsWith("application/problem+json");
       assertThat(response.json().path("code").asText()).isEqualTo(code);
       if (unauthenticated) {
         assertThat(response.headers().firstValue("WWW-Authenticate"))
             .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
       }
-      RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, endpoint + " as " + caller);
+      RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, what);
+    } else if (outOfScope && scope.equals("APP")) {
+      // Another team's job, trigger or app does not exist for this caller.
+      assertThat(response.status()).as(what + ": " + response).isEqualTo(404);
+      assertThat(response.contentType()).startsWith("application/problem+json");
+      RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, what);
+    } else if (outOfScope && scope.equals("LIST")) {
+      assertThat(response.status()).as(what + ": " + response).isEqualTo(200);
+      assertThat(response.body()).as(what).doesNotContain("input-app").doesNotContain(JOB);
+    } else if (outOfScope && scope.equals("BATCH")) {
+      assertThat(response.status()).as(what + ": " + response).isEqualTo(200);
+      assertThat(response.json().path("succeeded").asInt()).as(what + ": " + response).isZero();
+      RedisSnapshot.take(redis.sync()).assertUnchangedSince(before, what);
     } else {
-      assertThat(response.status())
-          .as(endpoint + " as " + caller + ": " + response)
-          .isNotIn(401, 403, 500);
+      assertThat(response.status()).as(what + ": " + response).isNotIn(401, 403, 500);
     }
   }
 }

@@ -385,4 +385,40 @@ class ConsoleJobFeaturesIT {
         .contains("expiresAt: must be in the future");
     assertThat(node.get("/api/v1/tokens", ADMIN).json().path("items").size()).isEqualTo(before);
   }
+
+  @Test
+  void anOperatorSignedInSeesAndEditsOnlyItsAppsJobs() {
+    String mine = "console-mine-" + RUN;
+    String theirs = "console-theirs-" + RUN;
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    admin.get("/console/jobs/new");
+    Map<String, String> own = form(mine);
+    own.put("app", "team-a-" + RUN);
+    assertThat(admin.post("/console/jobs", own).status()).isEqualTo(302);
+    admin.get("/console/jobs/new");
+    Map<String, String> other = form(theirs);
+    other.put("app", "team-b-" + RUN);
+    assertThat(admin.post("/console/jobs", other).status()).isEqualTo(302);
+    Map<String, Object> token = new LinkedHashMap<>();
+    token.put("name", "team-a-" + RUN);
+    token.put("owner", "team-a@example.com");
+    token.put("role", "OPERATOR");
+    token.put("apps", java.util.List.of("team-a-" + RUN));
+    String operator =
+        node.post("/api/v1/tokens", ApiTestNode.json(token), ADMIN).json().path("token").asText();
+
+    ConsoleSession session = ConsoleSession.signIn(node, operator);
+
+    String list = session.get("/console/jobs?q=" + RUN).html();
+    assertThat(list).contains(mine).doesNotContain(theirs);
+    assertThat(session.get("/console/jobs/" + theirs).status()).isEqualTo(404);
+    assertThat(session.get("/console/jobs/" + mine).html()).contains("(OPERATOR)");
+    session.get("/console/jobs/" + mine);
+    ConsoleSession.Page disabled = session.post("/console/jobs/" + mine + "/disable", Map.of());
+    assertThat(disabled.status()).as(disabled.html()).isEqualTo(302);
+    assertThat(node.get("/api/v1/jobs/" + mine, ADMIN).json().path("enabled").asBoolean())
+        .isFalse();
+    assertThat(session.get("/console/cluster").html()).doesNotContain("id=\"pause-cluster\"");
+    assertThat(session.get("/console/tokens").status()).isEqualTo(403);
+  }
 }

@@ -1,6 +1,8 @@
 package dev.kairos.security.token;
 
+import dev.kairos.security.AppScope;
 import dev.kairos.security.Role;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -11,6 +13,7 @@ import java.util.Objects;
  * @param name what it is for, shown in audit lines and the console ("nightly-ci")
  * @param owner who answers for it (a person or team, e.g. an e-mail address)
  * @param role what it may do
+ * @param apps the apps an OPERATOR or VIEWER token is limited to; empty: all apps
  * @param createdMs when it was created, epoch ms of cluster time
  * @param createdBy the identity that created it
  * @param expiresMs from this instant on (epoch ms) it authenticates nothing
@@ -20,6 +23,7 @@ public record RuntimeToken(
     String name,
     String owner,
     Role role,
+    List<String> apps,
     long createdMs,
     String createdBy,
     long expiresMs) {
@@ -30,6 +34,11 @@ public record RuntimeToken(
     Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(createdBy, "createdBy");
+    apps = apps == null ? List.of() : List.copyOf(apps);
+  }
+
+  public AppScope scope() {
+    return AppScope.of(apps);
   }
 
   public boolean expiredAt(long nowMs) {

@@ -62,16 +62,18 @@ public final class RuntimeTokenStore {
             request.name(),
             request.owner(),
             request.role(),
+            request.apps(),
             now,
             createdBy,
             request.expiresMs());
     String secret = TokenSecrets.newSecret();
     redis.sync().hset(RedisKeys.apiTokens(), TokenSecrets.sha256Hex(secret), write(token));
     log.info(
-        "API token {} ({}, role {}, owner {}) created by {}, expires at {}",
+        "API token {} ({}, role {} of {}, owner {}) created by {}, expires at {}",
         token.id(),
         token.name(),
         token.role(),
+        token.scope(),
         token.owner(),
         createdBy,
         java.time.Instant.ofEpochMilli(token.expiresMs()));

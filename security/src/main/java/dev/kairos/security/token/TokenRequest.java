@@ -1,6 +1,8 @@
 package dev.kairos.security.token;
 
+import dev.kairos.core.store.AppSettings;
 import dev.kairos.core.validation.ValidationProblem;
+import dev.kairos.security.AppScope;
 import dev.kairos.security.Role;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +13,12 @@ import java.util.regex.Pattern;
  * What an admin asks for when creating a token. {@code expiresMs} is required: a token that never
  * expires is the one nobody remembers to revoke.
  */
-public record TokenRequest(String name, String owner, Role role, Long expiresMs) {
+public record TokenRequest(
+    String name, String owner, Role role, List<String> apps, Long expiresMs) {
+
+  public TokenRequest {
+    apps = apps == null ? List.of() : List.copyOf(apps);
+  }
 
   /** The longest a token may live; rotate rather than extend. */
   public static final Duration MAX_LIFETIME = Duration.ofDays(730);
@@ -41,7 +48,19 @@ public record TokenRequest(String name, String owner, Role role, Long expiresMs)
               "owner", "must be at most " + MAX_OWNER + " characters, no control characters"));
     }
     if (role == null) {
-      problems.add(new ValidationProblem("role", "must be one of ADMIN, VIEWER, METRICS"));
+      problems.add(
+          new ValidationProblem("role", "must be one of ADMIN, OPERATOR, VIEWER, METRICS"));
+    }
+    if (apps.size() > AppScope.MAX_APPS) {
+      problems.add(new ValidationProblem("apps", "at most " + AppScope.MAX_APPS + " apps"));
+    } else if (apps.stream().anyMatch(a -> !AppSettings.isValidApp(a))) {
+      problems.add(new ValidationProblem("apps", "each must be 1-64 characters of [A-Za-z0-9_.-]"));
+    } else if (role != null && !role.scopedByApp() && !apps.isEmpty()) {
+      problems.add(new ValidationProblem("apps", "an " + role + " token is cluster-wide: no apps"));
+    } else if (role == Role.OPERATOR && apps.isEmpty()) {
+      problems.add(
+          new ValidationProblem(
+              "apps", "an OPERATOR token names the apps it operates (an ADMIN has them all)"));
     }
     if (expiresMs == null || expiresMs <= nowMs) {
       problems.add(new ValidationProblem("expiresAt", "must be in the future"));

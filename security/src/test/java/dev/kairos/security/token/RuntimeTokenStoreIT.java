@@ -11,6 +11,7 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.security.Role;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,7 +51,8 @@ class RuntimeTokenStoreIT {
 
   private IssuedToken issue(String name, Role role) {
     return nodeA.create(
-        new TokenRequest(name, "team-a@example.com", role, clock.nowMs() + DAY), "admin-ci");
+        new TokenRequest(name, "team-a@example.com", role, List.of(), clock.nowMs() + DAY),
+        "admin-ci");
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.web.Audit;
+import dev.kairos.node.api.web.Callers;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,12 +37,14 @@ class AppController {
   @GetMapping(path = APPS + "/{app}", produces = MediaType.APPLICATION_JSON_VALUE)
   AppView get(@PathVariable String app) {
     checkApp(app);
+    Callers.requireRead(app, () -> noApp(app));
     return AppView.of(store.get(app));
   }
 
   @PutMapping(path = APPS + "/{app}", produces = MediaType.APPLICATION_JSON_VALUE)
   AppView put(@PathVariable String app, @RequestBody AppSettingsRequest request) {
     checkApp(app);
+    Callers.requireWrite(app, () -> noApp(app));
     String description = request.description() == null ? "" : request.description();
     AppSettings wanted =
         new AppSettings(app, description, Optional.ofNullable(request.defaultRouting()), 0);
@@ -58,6 +61,11 @@ class AppController {
         "app " + app + " settings written",
         "defaultRouting " + stored.defaultRouting().map(Enum::name).orElse("(global default)"));
     return AppView.of(stored);
+  }
+
+  /** An app outside the caller's scope does not exist for it. */
+  private static ApiProblemException noApp(String app) {
+    return new ApiProblemException(ProblemType.NOT_FOUND, "no app " + app);
   }
 
   private static void checkApp(String app) {

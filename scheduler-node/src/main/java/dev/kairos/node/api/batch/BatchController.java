@@ -17,7 +17,9 @@ import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.web.Audit;
+import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.JobIds;
+import dev.kairos.security.Access;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletResponse;
@@ -27,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -111,7 +114,9 @@ class BatchController {
       throw ApiProblemException.field(
           ProblemType.INVALID_FIELD, "idPrefix", "must be 1-64 characters of [A-Za-z0-9_.-]");
     }
-    JobCatalog.Filter filter = new JobCatalog.Filter(app, handler, enabled, text, idPrefix);
+    JobCatalog.Filter filter =
+        new JobCatalog.Filter(app, handler, enabled, text, idPrefix)
+            .within(Callers.current().scope());
     boolean unmasked = ParamsRedaction.callerMayWrite();
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
     JsonGenerator json =
@@ -159,6 +164,7 @@ class BatchController {
   ImportResult importJobs(
       @RequestBody ExportDocument document, @RequestParam(defaultValue = "false") boolean dryRun) {
     List<JobDefinition> jobs = importer.check(document, limits.getMaxBatchSize());
+    requireWritable(jobs);
     return importer.run(jobs, dryRun);
   }
 
@@ -170,9 +176,18 @@ class BatchController {
   private BatchResult apply(
       String action, BatchRequest request, Function<String, CompletableFuture<Long>> op) {
     List<String> ids = checked(request);
+    Set<String> outOfScope = outOfScope(ids);
+    Function<String, CompletableFuture<Long>> scoped =
+        id ->
+            outOfScope.contains(id)
+                ? CompletableFuture.failedFuture(new JobNotFoundException(id))
+                : op.apply(id);
     List<CompletableFuture<Long>> writes =
         WriteWindow.start(
-            ids, WriteWindow.BULK_API, op, failure -> !(failure instanceof JobNotFoundException));
+            ids,
+            WriteWindow.BULK_API,
+            scoped,
+            failure -> !(failure instanceof JobNotFoundException));
     List<BatchResult.Item> items = new ArrayList<>(ids.size());
     int done = 0;
     for (int i = 0; i < ids.size(); i++) {
@@ -190,6 +205,59 @@ class BatchController {
     }
     Audit.action("batch " + action, done + " of " + ids.size() + " jobs: " + ids);
     return new BatchResult(action, done, ids.size() - done, items);
+  }
+
+  /**
+   * The ids of jobs outside the caller's apps: a batch answers them NOT_FOUND, as if they did not
+   * exist, and leaves them alone. One pipelined read, and none for a caller of every app.
+   */
+  private Set<String> outOfScope(List<String> ids) {
+    Access access = Callers.current();
+    if (access.seesAllApps()) {
+      return Set.of();
+    }
+    Set<String> refused = new HashSet<>();
+    List<Optional<JobDefinition>> jobs = store.getAll(ids);
+    for (int i = 0; i < ids.size(); i++) {
+      if (jobs.get(i).map(j -> !access.canWrite(j.app())).orElse(false)) {
+        refused.add(ids.get(i));
+      }
+    }
+    return refused;
+  }
+
+  /**
+   * An import writes only the caller's apps: each job's app, and the app of a job it would replace,
+   * must be one the caller may write; otherwise nothing is imported (403 naming the job).
+   */
+  private void requireWritable(List<JobDefinition> jobs) {
+    Access access = Callers.current();
+    if (access.seesAllApps() && access.isAdmin()) {
+      return;
+    }
+    List<Optional<JobDefinition>> existing =
+        store.getAll(jobs.stream().map(JobDefinition::id).toList());
+    List<FieldError> errors = new ArrayList<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      JobDefinition job = jobs.get(i);
+      if (!access.canWrite(job.app())) {
+        errors.add(
+            new FieldError(
+                "jobs[" + i + "].app", "this token may not write jobs of app " + job.app()));
+      } else if (existing.get(i).map(j -> !access.canWrite(j.app())).orElse(false)) {
+        errors.add(
+            new FieldError(
+                "jobs[" + i + "].id",
+                "a job with this id exists in an app this token may not write"));
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw new ApiProblemException(
+          ProblemType.FORBIDDEN,
+          errors.size() + " job(s) outside this token's apps; nothing was imported",
+          errors,
+          Map.of());
+    }
   }
 
   /** Every id checked before any is applied, so bad input changes nothing. */

@@ -3,9 +3,11 @@ package dev.kairos.node.api.control;
 import dev.kairos.coordinator.pause.ClusterPause;
 import dev.kairos.coordinator.pause.PauseState;
 import dev.kairos.core.model.TriggerId;
+import dev.kairos.core.store.JobStore;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.web.Audit;
+import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.TriggerIds;
 import dev.kairos.node.lifecycle.guard.CancelOutcome;
 import dev.kairos.node.lifecycle.guard.TriggerCanceller;
@@ -41,8 +43,11 @@ class ControlController {
   private final TriggerCanceller canceller;
   private final AdhocTriggers adhoc;
   private final ClusterPause pause;
+  private final JobStore jobs;
 
-  ControlController(TriggerCanceller canceller, AdhocTriggers adhoc, ClusterPause pause) {
+  ControlController(
+      TriggerCanceller canceller, AdhocTriggers adhoc, ClusterPause pause, JobStore jobs) {
+    this.jobs = jobs;
     this.canceller = canceller;
     this.adhoc = adhoc;
     this.pause = pause;
@@ -70,6 +75,10 @@ class ControlController {
     }
     TriggerId id =
         TriggerIds.checked("triggerId", rest.substring(0, rest.length() - CANCEL_SUFFIX.length()));
+    Callers.requireWriteOfJob(
+        jobs,
+        id.jobId(),
+        () -> new ApiProblemException(ProblemType.TRIGGER_NOT_FOUND, "no trigger " + id));
     // Asked first, and race-free: the claim that ends the wait creates the record in the same
     // script, so a trigger not waiting here either has a record for the cancel or never existed.
     OptionalLong waitingDue = adhoc.waitingDueMs(id);

@@ -5,6 +5,8 @@ import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.job.JobCatalog;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
+import dev.kairos.node.api.web.Callers;
+import dev.kairos.security.Access;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -41,7 +43,9 @@ class ExecutorController {
   List<ExecutorView> list() {
     Map<String, Long> jobsPerApp = catalog.countPerApp();
     long now = clock.nowMs();
+    Access access = Callers.current();
     return jobsPerApp.entrySet().stream()
+        .filter(e -> access.canRead(e.getKey()))
         .map(
             e ->
                 ExecutorView.of(
@@ -59,6 +63,8 @@ class ExecutorController {
       throw ApiProblemException.field(
           ProblemType.INVALID_FIELD, "app", "must be 1-64 characters of [A-Za-z0-9_.-]");
     }
+    Callers.requireRead(
+        app, () -> new ApiProblemException(ProblemType.NOT_FOUND, "no executor app " + app));
     int jobs = (int) catalog.countOfApp(app);
     return ExecutorView.of(app, jobs, slots.of(app), clock.nowMs(), apps.get(app));
   }

@@ -1,13 +1,18 @@
 package dev.kairos.node.api.history;
 
+import dev.kairos.core.store.JobNotFoundException;
+import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
+import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.JobIds;
+import dev.kairos.security.Access;
 import dev.kairos.sync.history.read.DailyReport;
 import dev.kairos.sync.history.read.JobStats;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -28,10 +33,12 @@ class HistoryController {
 
   private final HistoryAccess history;
   private final ClusterClock clock;
+  private final JobStore store;
 
-  HistoryController(HistoryAccess history, ClusterClock clock) {
+  HistoryController(HistoryAccess history, ClusterClock clock, JobStore store) {
     this.history = history;
     this.clock = clock;
+    this.store = store;
   }
 
   /** Days [from, to] (UTC, inclusive); defaults: the last 7 days up to today. */
@@ -42,7 +49,13 @@ class HistoryController {
       @RequestParam(required = false) String app) {
     LocalDate last = HistoryParams.day("to", to);
     LocalDate first = HistoryParams.day("from", from);
-    String checkedApp = HistoryParams.app(app);
+    String requested = HistoryParams.app(app);
+    Access access = Callers.current();
+    // A scoped caller gets its apps' rows only, and no all-jobs total (other apps are in it); one
+    // of several apps names none and gets them all.
+    boolean severalApps =
+        requested == null && !access.seesAllApps() && access.scope().apps().size() > 1;
+    String checkedApp = severalApps ? null : Callers.appOfQuery(requested);
     if (last == null) {
       last = LocalDate.ofInstant(Instant.ofEpochMilli(clock.nowMs()), ZoneOffset.UTC);
     }
@@ -52,7 +65,16 @@ class HistoryController {
     LocalDate f = first;
     LocalDate l = last;
     HistoryParams.days(f, l, MAX_REPORT_DAYS);
-    return history.read("daily report", h -> h.dailyReport(f, l, checkedApp));
+    DailyReport report = history.read("daily report", h -> h.dailyReport(f, l, checkedApp));
+    if (access.seesAllApps()) {
+      return report;
+    }
+    return new DailyReport(
+        report.from(),
+        report.to(),
+        report.app(),
+        report.apps().stream().filter(r -> access.canRead(r.app())).toList(),
+        List.of());
   }
 
   /** Triggers scheduled in [from, to); defaults: the last 24 hours. */
@@ -62,6 +84,7 @@ class HistoryController {
       @RequestParam(required = false) String from,
       @RequestParam(required = false) String to) {
     JobIds.checked("id", id);
+    Callers.requireReadOfJob(store, id, () -> new JobNotFoundException(id));
     Long toMs = HistoryParams.instant("to", to);
     Long fromMs = HistoryParams.instant("from", from);
     long t = toMs == null ? clock.nowMs() : toMs;

@@ -9,6 +9,7 @@ import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.IndexRange;
 import dev.kairos.core.store.JobIndex;
 import dev.kairos.core.store.MergedIdWalker;
+import dev.kairos.security.AppScope;
 import io.lettuce.core.KeyValue;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,10 +59,11 @@ public final class JobCatalog {
 
   /**
    * A filter over jobs; null parts match everything. {@code app} and {@code idPrefix} are answered
-   * by the index; {@code handler}, {@code enabled} and {@code text} (a case-insensitive substring
-   * of id, app, handler or owner) are tested on each job.
+   * by the index; {@code handler}, {@code enabled}, {@code text} (a case-insensitive substring of
+   * id, app, handler or owner) and a caller's {@code scope} of several apps are tested on each job.
    */
-  public record Filter(String app, String handler, Boolean enabled, String text, String idPrefix)
+  public record Filter(
+      String app, String handler, Boolean enabled, String text, String idPrefix, AppScope scope)
       implements Predicate<JobDefinition> {
 
     public static final Filter ALL = new Filter(null, null, null, null, null);
@@ -82,6 +84,27 @@ public final class JobCatalog {
       handler = blankToNull(handler);
       text = blankToNull(text);
       idPrefix = blankToNull(idPrefix);
+      scope = scope == null ? AppScope.all() : scope;
+    }
+
+    /** A filter over every app. */
+    public Filter(String app, String handler, Boolean enabled, String text, String idPrefix) {
+      this(app, handler, enabled, text, idPrefix, AppScope.all());
+    }
+
+    /**
+     * This filter, limited to the caller's apps. A scope of one app becomes that app's index range;
+     * a scope of several is tested on each job, unless the filter names one of them.
+     */
+    public Filter within(AppScope callerScope) {
+      if (callerScope.isAll()) {
+        return this;
+      }
+      if (app == null && callerScope.apps().size() == 1) {
+        return new Filter(
+            callerScope.apps().iterator().next(), handler, enabled, text, idPrefix, callerScope);
+      }
+      return new Filter(app, handler, enabled, text, idPrefix, callerScope);
     }
 
     /**
@@ -89,7 +112,7 @@ public final class JobCatalog {
      * [A-Za-z0-9_.-]}).
      */
     public boolean matchesNothing() {
-      return app != null && !NAME.matcher(app).matches();
+      return app != null && (!NAME.matcher(app).matches() || !scope.allows(app));
     }
 
     /** The index range holding every job this filter can match; not for {@link #matchesNothing}. */
@@ -99,7 +122,7 @@ public final class JobCatalog {
 
     /** True when the index range alone answers the filter: no job needs testing. */
     public boolean indexed() {
-      return handler == null && enabled == null && text == null;
+      return handler == null && enabled == null && text == null && (app != null || scope.isAll());
     }
 
     @Override
@@ -109,6 +132,9 @@ public final class JobCatalog {
 
     boolean matches(String id, String jobApp, String jobHandler, boolean jobEnabled, String owner) {
       if (app != null && !app.equals(jobApp)) {
+        return false;
+      }
+      if (!scope.allows(jobApp)) {
         return false;
       }
       if (idPrefix != null && !id.startsWith(idPrefix)) {
@@ -278,6 +304,7 @@ public final class JobCatalog {
    */
   private Long countedTotal(Filter filter) {
     if (filter.enabled() == null
+        || (filter.app() == null && !filter.scope().isAll())
         || filter.handler() != null
         || filter.text() != null
         || filter.idPrefix() != null) {

@@ -20,6 +20,7 @@ import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.security.ApiSecurityConfiguration;
 import dev.kairos.node.api.web.Audit;
+import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.JobIds;
 import dev.kairos.node.api.web.ListCursor;
 import dev.kairos.node.api.web.PageRequest;
@@ -91,6 +92,7 @@ class JobController {
   @PostMapping(path = JOBS, produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> create(@RequestBody JobRequest request) {
     JobDefinition job = request.toDefinition(request.id());
+    Callers.requireWriteNew(job.app(), "app");
     if (request.routing() == null) {
       // Created without a routing: its app's default (PUT /api/v1/apps/{app}), else the global.
       job = job.toBuilder().routing(apps.defaultRoutingOf(job.app())).build();
@@ -126,7 +128,9 @@ class JobController {
       throw ApiProblemException.field(
           ProblemType.INVALID_FIELD, "idPrefix", "must be 1-64 characters of [A-Za-z0-9_.-]");
     }
-    JobCatalog.Filter filter = new JobCatalog.Filter(app, handler, enabled, text, idPrefix);
+    JobCatalog.Filter filter =
+        new JobCatalog.Filter(app, handler, enabled, text, idPrefix)
+            .within(Callers.current().scope());
     int budget = limits.getJobScanBudget();
     JobCatalog.Listing listing =
         catalog.page(filter, after, request.offset(), request.size(), budget);
@@ -180,7 +184,12 @@ class JobController {
           "must be absent or equal to the path's job id '" + id + "'; ids cannot be changed");
     }
     long expected = expectedVersion(ifMatch, request.version());
-    JobDefinition stored = store.update(request.toDefinition(id), expected);
+    JobDefinition wanted = request.toDefinition(id);
+    // Both the app it is in and the app it moves to must be the caller's; the version check of
+    // the write catches a move by someone else in between.
+    findWritable(id);
+    Callers.requireWriteNew(wanted.app(), "app");
+    JobDefinition stored = store.update(wanted, expected);
     Audit.jobChanged(id, "updated", "version " + expected + " -> " + stored.version());
     return ResponseEntity.ok().eTag(Versions.etag(stored.version())).body(written(stored));
   }
@@ -191,7 +200,7 @@ class JobController {
   ResponseEntity<Void> delete(
       @PathVariable String id,
       @RequestHeader(name = Versions.IF_MATCH, required = false) String ifMatch) {
-    JobIds.checked("id", id);
+    findWritable(id);
     OptionalLong expected = Versions.ifMatch(ifMatch);
     if (expected.isPresent()) {
       store.delete(id, expected.getAsLong());
@@ -204,14 +213,16 @@ class JobController {
 
   @PostMapping(path = JOBS + "/{id}/enable", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> enable(@PathVariable String id) {
-    JobDefinition job = store.enable(JobIds.checked("id", id));
+    findWritable(id);
+    JobDefinition job = store.enable(id);
     Audit.jobChanged(id, "enabled", "");
     return ResponseEntity.ok().eTag(Versions.etag(job.version())).body(written(job));
   }
 
   @PostMapping(path = JOBS + "/{id}/disable", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> disable(@PathVariable String id) {
-    JobDefinition job = store.disable(JobIds.checked("id", id));
+    findWritable(id);
+    JobDefinition job = store.disable(id);
     Audit.jobChanged(id, "disabled", "");
     return ResponseEntity.ok()
         .eTag(Versions.etag(job.version()))
@@ -228,7 +239,7 @@ class JobController {
   @PostMapping(path = JOBS + "/{id}/copy", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> copy(
       @PathVariable String id, @RequestBody(required = false) CopyJobRequest request) {
-    JobDefinition source = find(id);
+    JobDefinition source = findWritable(id);
     String wanted = request == null ? null : request.id();
     JobDefinition stored = null;
     if (wanted != null) {
@@ -266,7 +277,7 @@ class JobController {
   @PostMapping(path = JOBS + "/{id}/trigger", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<TriggerNowResponse> triggerNow(
       @PathVariable String id, @RequestBody(required = false) TriggerNowRequest request) {
-    JobIds.checked("id", id);
+    findWritable(id);
     Optional<String> params = Optional.ofNullable(request == null ? null : request.params());
     Integer slot = request == null ? null : request.slot();
     if (slot != null && (slot < 0 || slot > AdhocRequest.MAX_SLOT)) {
@@ -385,9 +396,19 @@ class JobController {
         "send If-Match with the job's ETag (or \"version\" in the body)");
   }
 
+  /** The job, if it exists and the caller may read its app (otherwise it does not exist). */
   private JobDefinition find(String id) {
     JobIds.checked("id", id);
-    return store.get(id).orElseThrow(() -> new JobNotFoundException(id));
+    JobDefinition job = store.get(id).orElseThrow(() -> new JobNotFoundException(id));
+    Callers.requireRead(job.app(), () -> new JobNotFoundException(id));
+    return job;
+  }
+
+  /** As {@link #find}, and the caller may change its app's jobs (403 otherwise). */
+  private JobDefinition findWritable(String id) {
+    JobDefinition job = find(id);
+    Callers.requireWrite(job.app(), () -> new JobNotFoundException(id));
+    return job;
   }
 
   private JobView written(JobDefinition job) {

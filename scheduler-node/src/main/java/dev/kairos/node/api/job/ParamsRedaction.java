@@ -41,8 +41,12 @@ public final class ParamsRedaction {
     if (auth == null) {
       return true; // no security chain (the API without tokens: the single-node demo's opt-out)
     }
+    // An OPERATOR reads only its own apps' jobs, whose params it may replace anyway.
     return auth.getAuthorities().stream()
-        .anyMatch(a -> a.getAuthority().equals(Role.ADMIN.authority()));
+        .anyMatch(
+            a ->
+                a.getAuthority().equals(Role.ADMIN.authority())
+                    || a.getAuthority().equals(Role.OPERATOR.authority()));
   }
 
   /** The params as this request's caller may see them. */

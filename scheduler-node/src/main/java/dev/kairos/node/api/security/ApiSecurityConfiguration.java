@@ -26,12 +26,14 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
  * Who may call what. {@code /api/**}: a valid bearer token; GET, HEAD, OPTIONS (and the schedule
- * preview, which only computes) for {@code VIEWER} and {@code ADMIN}, everything else {@code ADMIN}
- * only; the runtime tokens ({@code /api/v1/tokens}) ADMIN only, reads included. Actuator: health
- * open (load balancers, the demo), every other endpoint {@code ADMIN}. The internal cluster
- * endpoints check their own shared secret and stay outside bearer auth. The OpenAPI document and
- * Swagger UI are open: they describe the API, hold no data. Anything else is refused. Stateless: no
- * session, no cookie, hence no CSRF token.
+ * preview, which only computes) for {@code VIEWER}, {@code OPERATOR} and {@code ADMIN}; writes to
+ * jobs, batches, imports, triggers and app settings for {@code OPERATOR} (of the apps its token
+ * names, checked per endpoint) and {@code ADMIN}; everything else {@code ADMIN} only; the runtime
+ * tokens ({@code /api/v1/tokens}) ADMIN only, reads included. Actuator: health open (load
+ * balancers, the demo), every other endpoint {@code ADMIN}. The internal cluster endpoints check
+ * their own shared secret and stay outside bearer auth. The OpenAPI document and Swagger UI are
+ * open: they describe the API, hold no data. Anything else is refused. Stateless: no session, no
+ * cookie, hence no CSRF token.
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiSecurityConfiguration {
@@ -42,6 +44,16 @@ public class ApiSecurityConfiguration {
   public static final String PREVIEW_PATH = "/api/v1/schedules/preview";
 
   public static final String TOKENS_PATH = "/api/v1/tokens";
+
+  /** Writes an OPERATOR may make, to its own apps; every other write is an ADMIN's. */
+  static final String[] APP_WRITE_PATHS = {
+    "/api/v1/jobs",
+    "/api/v1/jobs/**",
+    "/api/v1/job-batches/**",
+    "/api/v1/job-import",
+    "/api/v1/triggers/**",
+    "/api/v1/apps/**"
+  };
 
   @Bean
   RuntimeTokenStore runtimeTokenStore(KairosRedis redis, ClusterClock clock) {
@@ -95,6 +107,7 @@ public class ApiSecurityConfiguration {
       throws Exception {
     String admin = Role.ADMIN.name();
     String viewer = Role.VIEWER.name();
+    String operator = Role.OPERATOR.name();
     String metrics = Role.METRICS.name();
     RequestMatcher open = open();
     DefaultBearerTokenResolver header = new DefaultBearerTokenResolver();
@@ -122,14 +135,18 @@ public class ApiSecurityConfiguration {
                     .requestMatchers(TOKENS_PATH, TOKENS_PATH + "/**")
                     .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, "/api/**")
-                    .hasAnyRole(admin, viewer)
+                    .hasAnyRole(admin, operator, viewer)
                     // HEAD is a GET without body, OPTIONS lists the methods: both only read.
                     .requestMatchers(HttpMethod.HEAD, "/api/**")
-                    .hasAnyRole(admin, viewer)
+                    .hasAnyRole(admin, operator, viewer)
                     .requestMatchers(HttpMethod.OPTIONS, "/api/**")
-                    .hasAnyRole(admin, viewer)
+                    .hasAnyRole(admin, operator, viewer)
                     .requestMatchers(HttpMethod.POST, PREVIEW_PATH)
-                    .hasAnyRole(admin, viewer)
+                    .hasAnyRole(admin, operator, viewer)
+                    // Writes to what belongs to an app; each endpoint then checks the app is one
+                    // of the operator's (dev.kairos.node.api.web.Callers).
+                    .requestMatchers(APP_WRITE_PATHS)
+                    .hasAnyRole(admin, operator)
                     .requestMatchers("/api/**")
                     .hasRole(admin)
                     .anyRequest()

@@ -1,6 +1,7 @@
 package dev.kairos.node.api.security;
 
 import dev.kairos.node.api.ApiProperties;
+import dev.kairos.security.AppScope;
 import dev.kairos.security.Role;
 import dev.kairos.security.token.RuntimeToken;
 import dev.kairos.security.token.TokenSecrets;
@@ -32,7 +33,10 @@ public final class ApiTokenIntrospector implements OpaqueTokenIntrospector {
   /** Attribute naming where the token comes from: {@code config} or the runtime token's id. */
   public static final String SOURCE_ATTRIBUTE = "source";
 
-  private record Entry(String name, Role role, byte[] sha256) {}
+  /** Attribute holding the token's apps ({@link AppScope#encode()}; empty: all apps). */
+  public static final String APPS_ATTRIBUTE = "apps";
+
+  private record Entry(String name, Role role, AppScope scope, byte[] sha256) {}
 
   private final List<Entry> entries;
   private final Function<String, Optional<RuntimeToken>> runtimeTokens;
@@ -49,7 +53,10 @@ public final class ApiTokenIntrospector implements OpaqueTokenIntrospector {
             .map(
                 t ->
                     new Entry(
-                        t.getName(), t.getRole(), HexFormat.of().parseHex(t.getSha256().trim())))
+                        t.getName(),
+                        t.getRole(),
+                        AppScope.of(t.getApps()),
+                        HexFormat.of().parseHex(t.getSha256().trim())))
             .toList();
   }
 
@@ -67,7 +74,7 @@ public final class ApiTokenIntrospector implements OpaqueTokenIntrospector {
       }
     }
     if (match != null) {
-      return principal(match.name(), match.role(), "config");
+      return principal(match.name(), match.role(), match.scope(), "config");
     }
     Optional<RuntimeToken> runtime;
     try {
@@ -80,13 +87,15 @@ public final class ApiTokenIntrospector implements OpaqueTokenIntrospector {
     RuntimeToken found =
         runtime.orElseThrow(
             () -> new BadOpaqueTokenException("the bearer token is not a valid API token"));
-    return principal(found.name(), found.role(), found.id());
+    return principal(found.name(), found.role(), found.scope(), found.id());
   }
 
-  private static OAuth2AuthenticatedPrincipal principal(String name, Role role, String source) {
+  private static OAuth2AuthenticatedPrincipal principal(
+      String name, Role role, AppScope scope, String source) {
     return new OAuth2IntrospectionAuthenticatedPrincipal(
         name,
-        Map.of(ROLE_ATTRIBUTE, role.name(), SOURCE_ATTRIBUTE, source),
+        Map.of(
+            ROLE_ATTRIBUTE, role.name(), APPS_ATTRIBUTE, scope.encode(), SOURCE_ATTRIBUTE, source),
         AuthorityUtils.createAuthorityList(role.authority()));
   }
 

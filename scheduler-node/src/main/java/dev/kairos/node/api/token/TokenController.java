@@ -56,7 +56,8 @@ class TokenController {
         body.expiresAt() == null
             ? now + TokenRequest.DEFAULT_LIFETIME.toMillis()
             : body.expiresAt().toEpochMilli();
-    TokenRequest request = new TokenRequest(body.name(), body.owner(), body.role(), expiresMs);
+    TokenRequest request =
+        new TokenRequest(body.name(), body.owner(), body.role(), body.apps(), expiresMs);
     List<ValidationProblem> problems = request.problems(now);
     if (!problems.isEmpty()) {
       throw new ApiProblemException(
@@ -68,7 +69,13 @@ class TokenController {
     IssuedToken issued = store.create(request, Audit.caller());
     Audit.action(
         "API token " + issued.token().id() + " created",
-        issued.token().name() + ", role " + issued.token().role() + ", owner " + body.owner());
+        issued.token().name()
+            + ", role "
+            + issued.token().role()
+            + " of "
+            + issued.token().scope()
+            + ", owner "
+            + body.owner());
     return new IssuedTokenView(
         issued.secret(), TokenView.of(new TokenListing(issued.token(), OptionalLong.empty()), now));
   }

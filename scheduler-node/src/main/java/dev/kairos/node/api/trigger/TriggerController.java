@@ -6,6 +6,7 @@ import dev.kairos.core.store.JobStore;
 import dev.kairos.node.api.ApiProperties;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
+import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.JobIds;
 import dev.kairos.node.api.web.PageRequest;
 import dev.kairos.node.api.web.TriggerIds;
@@ -64,12 +65,14 @@ class TriggerController {
       return log(rest.substring(0, rest.length() - LOG_SUFFIX.length()), after, limit);
     }
     TriggerId id = TriggerIds.checked("triggerId", rest);
+    Callers.requireReadOfJob(store, id.jobId(), () -> notFound(id));
     return lookup.find(id).orElseThrow(() -> notFound(id));
   }
 
   /** The handler log after cursor {@code after} (a line's seq; 0 or absent: from the start). */
   private TriggerLogPage log(String triggerId, String after, String limit) {
     TriggerId id = TriggerIds.checked("triggerId", triggerId);
+    Callers.requireReadOfJob(store, id.jobId(), () -> notFound(id));
     long cursor = number("after", after, 0, Long.MAX_VALUE, 0);
     int size =
         (int) number("limit", limit, 1, TriggerLogReader.MAX_LIMIT, TriggerLogReader.DEFAULT_LIMIT);
@@ -116,6 +119,7 @@ class TriggerController {
     if (store.get(id).isEmpty()) {
       throw new JobNotFoundException(id);
     }
+    Callers.requireReadOfJob(store, id, () -> new JobNotFoundException(id));
     return lookup.recent(id, request.page(), request.size());
   }
 }

@@ -1,10 +1,13 @@
 package dev.kairos.node.api.trigger;
 
+import dev.kairos.core.store.JobNotFoundException;
+import dev.kairos.core.store.JobStore;
 import dev.kairos.node.api.ApiProperties;
 import dev.kairos.node.api.history.HistoryAccess;
 import dev.kairos.node.api.history.HistoryParams;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
+import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.JobIds;
 import dev.kairos.node.api.web.Page;
 import dev.kairos.node.api.web.PageRequest;
@@ -26,10 +29,12 @@ class TriggerSearchController {
 
   private final HistoryAccess history;
   private final ApiProperties limits;
+  private final JobStore store;
 
-  TriggerSearchController(HistoryAccess history, ApiProperties limits) {
+  TriggerSearchController(HistoryAccess history, ApiProperties limits, JobStore store) {
     this.history = history;
     this.limits = limits;
+    this.store = store;
   }
 
   @GetMapping(path = "/api/v1/trigger-search", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -42,8 +47,14 @@ class TriggerSearchController {
       @RequestParam(required = false) String text,
       @RequestParam(required = false) Integer page,
       @RequestParam(required = false) Integer size) {
-    String checkedApp = HistoryParams.app(app);
     String job = jobId == null || jobId.isBlank() ? null : JobIds.checked("jobId", jobId);
+    String checkedApp;
+    if (job != null && app == null) {
+      Callers.requireReadOfJob(store, job, () -> new JobNotFoundException(job));
+      checkedApp = null;
+    } else {
+      checkedApp = Callers.appOfQuery(HistoryParams.app(app));
+    }
     List<String> states = HistoryParams.states(state);
     Long fromMs = HistoryParams.instant("from", from);
     Long toMs = HistoryParams.instant("to", to);

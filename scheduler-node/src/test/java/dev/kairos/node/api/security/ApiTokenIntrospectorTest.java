@@ -72,7 +72,8 @@ class ApiTokenIntrospectorTest {
 
   @Test
   void aRuntimeTokenAuthenticatesWithItsNameRoleAndIdWhenNoConfiguredOneMatches() {
-    RuntimeToken dash = new RuntimeToken("tok_01", "grafana", "ops", Role.METRICS, 0, "ci", 1);
+    RuntimeToken dash =
+        new RuntimeToken("tok_01", "grafana", "ops", Role.METRICS, List.of(), 0, "ci", 1);
     ApiTokenIntrospector both =
         new ApiTokenIntrospector(
             List.of(token("ci", Role.ADMIN, "s3cret-a")),
