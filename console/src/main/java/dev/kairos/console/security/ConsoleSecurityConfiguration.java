@@ -1,6 +1,7 @@
 package dev.kairos.console.security;
 
 import dev.kairos.console.ConsoleProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -49,13 +50,17 @@ public class ConsoleSecurityConfiguration {
   @Bean
   @Order(Ordered.HIGHEST_PRECEDENCE + 10)
   SecurityFilterChain consoleSecurityFilterChain(
-      HttpSecurity http, OpaqueTokenIntrospector tokens, ConsoleProperties properties)
+      HttpSecurity http,
+      OpaqueTokenIntrospector tokens,
+      ConsoleProperties properties,
+      ObjectProvider<PasswordSignIn> passwordSignIn)
       throws Exception {
+    PasswordSignIn users = passwordSignIn.getIfAvailable();
     String admin = "ADMIN";
     String viewer = "VIEWER";
     String operator = "OPERATOR";
     http.securityMatcher(HOME, HOME + "/**", FAVICON)
-        .authenticationProvider(new TokenAuthenticationProvider(tokens))
+        .authenticationProvider(new TokenAuthenticationProvider(tokens, users))
         .authorizeHttpRequests(
             auth ->
                 auth.requestMatchers(SIGN_IN, "/console/static/**", "/console/assets/**", FAVICON)
@@ -82,7 +87,19 @@ public class ConsoleSecurityConfiguration {
                     .passwordParameter("token")
                     .successHandler(new IdleTimeoutOnSignIn(properties.getIdleTimeout(), HOME))
                     .failureUrl(SIGN_IN + "?error"))
-        .logout(out -> out.logoutUrl(SIGN_OUT).logoutSuccessUrl(SIGN_IN + "?signedOut"))
+        .logout(
+            out ->
+                out.logoutUrl(SIGN_OUT)
+                    .addLogoutHandler(
+                        (request, response, auth) -> {
+                          if (users != null
+                              && auth != null
+                              && auth.getPrincipal() instanceof ConsoleUser u
+                              && u.session()) {
+                            users.signOut(u.token(), u.name());
+                          }
+                        })
+                    .logoutSuccessUrl(SIGN_IN + "?signedOut"))
         .httpBasic(basic -> basic.disable())
         .exceptionHandling(
             e ->

@@ -11,8 +11,9 @@ import java.security.Principal;
  *
  * @param name the token's configured name (never the token)
  * @param role the token's role: ADMIN, OPERATOR or VIEWER
+ * @param session whether the token is a signed-in user's session token (signing out revokes it)
  */
-public record ConsoleUser(String name, String role, String token)
+public record ConsoleUser(String name, String role, String token, boolean session)
     implements Principal, Serializable {
 
   /** Cluster-wide controls: pause, tokens. */

@@ -11,8 +11,9 @@ import org.springframework.security.oauth2.server.resource.introspection.OAuth2I
 import org.springframework.security.oauth2.server.resource.introspection.OpaqueTokenIntrospector;
 
 /**
- * Signs in with an API token: the sign-in form's token field arrives as the password and is checked
- * by the node's own token introspector (the same tokens and roles as {@code /api}). Only the roles
+ * Signs in with an API token, or with a user name and password that {@link PasswordSignIn} turns
+ * into a session token. The sign-in form's secret field arrives as the password and is checked by
+ * the node's own token introspector (the same tokens and roles as {@code /api}). Only the roles
  * ADMIN, OPERATOR and VIEWER carry over; a METRICS token is refused.
  */
 final class TokenAuthenticationProvider implements AuthenticationProvider {
@@ -23,15 +24,39 @@ final class TokenAuthenticationProvider implements AuthenticationProvider {
   private static final List<String> CONSOLE_ROLES = List.of(ADMIN, OPERATOR, VIEWER);
 
   private final OpaqueTokenIntrospector tokens;
+  private final PasswordSignIn users;
+
+  /**
+   * @param users signs people in by name and password; null: tokens only
+   */
+  TokenAuthenticationProvider(OpaqueTokenIntrospector tokens, PasswordSignIn users) {
+    this.tokens = tokens;
+    this.users = users;
+  }
 
   TokenAuthenticationProvider(OpaqueTokenIntrospector tokens) {
-    this.tokens = tokens;
+    this(tokens, null);
   }
 
   @Override
   public Authentication authenticate(Authentication attempt) {
     Object credentials = attempt.getCredentials();
-    String token = credentials == null ? "" : credentials.toString().trim();
+    String secret = credentials == null ? "" : credentials.toString();
+    String username = attempt.getName() == null ? "" : attempt.getName().trim();
+    boolean session = !username.isEmpty();
+    String token;
+    if (session) {
+      if (users == null) {
+        throw new BadCredentialsException("this node signs in with API tokens only");
+      }
+      // The message names neither the name nor the password: it may reach a log line.
+      token =
+          users
+              .sessionToken(username, secret)
+              .orElseThrow(() -> new BadCredentialsException("wrong user name or password"));
+    } else {
+      token = secret.trim();
+    }
     if (token.isEmpty()) {
       throw new BadCredentialsException("enter an API token");
     }
@@ -52,7 +77,7 @@ final class TokenAuthenticationProvider implements AuthenticationProvider {
           "the token has no console role (ADMIN, OPERATOR or VIEWER)");
     }
     String role = roles.get(0).getAuthority().substring("ROLE_".length());
-    ConsoleUser user = new ConsoleUser(principal.getName(), role, token);
+    ConsoleUser user = new ConsoleUser(principal.getName(), role, token, session);
     return UsernamePasswordAuthenticationToken.authenticated(user, null, roles);
   }
 

@@ -251,6 +251,14 @@ public final class RedisKeys {
     return PREFIX + "{tokens}:by-hash";
   }
 
+  /**
+   * HASH: the console's local users, field = user name, value = the user's JSON record (role, apps,
+   * PBKDF2 password hash). Its own hash tag, like the tokens.
+   */
+  public static String localUsers() {
+    return PREFIX + "{users}:by-name";
+  }
+
   /** HASH: field = runtime token id, value = epoch ms it last authenticated a request. */
   public static String apiTokensLastUsed() {
     return PREFIX + "{tokens}:last-used";

@@ -636,6 +636,23 @@ class AdminApiIT {
     drivers.put("GET /api/v1/tokens", List.of(() -> node.get("/api/v1/tokens", ADMIN)));
     drivers.put(
         "POST /api/v1/tokens", List.of(() -> node.post("/api/v1/tokens", tokenBody, ADMIN)));
+    String userBody =
+        "{\"username\":\"doc-" + RUN + "\",\"password\":\"a long passphrase\",\"role\":\"VIEWER\"}";
+    drivers.put("GET /api/v1/users", List.of(() -> node.get("/api/v1/users", ADMIN)));
+    drivers.put("POST /api/v1/users", List.of(() -> node.post("/api/v1/users", userBody, ADMIN)));
+    drivers.put(
+        "PUT /api/v1/users/{username}/password",
+        List.of(
+            () ->
+                node.call(
+                    "PUT",
+                    "/api/v1/users/doc-" + RUN + "/password",
+                    "{\"password\":\"another long passphrase\"}",
+                    ADMIN,
+                    Map.of())));
+    drivers.put(
+        "DELETE /api/v1/users/{username}",
+        List.of(() -> node.call("DELETE", "/api/v1/users/doc-" + RUN, null, ADMIN, Map.of())));
     drivers.put(
         "DELETE /api/v1/tokens/{id}",
         List.of(

@@ -974,6 +974,53 @@ class AdminApiInputIT {
             404,
             "not-found",
             null));
+    // Console users.
+    String users = "/api/v1/users";
+    cases.add(
+        call(
+            "user password too short",
+            "POST",
+            users,
+            "{\"username\":\"ann\",\"password\":\"short\",\"role\":\"VIEWER\"}",
+            400,
+            "validation-failed",
+            "password"));
+    cases.add(
+        call(
+            "user with a METRICS role",
+            "POST",
+            users,
+            "{\"username\":\"ann\",\"password\":\"a long passphrase\",\"role\":\"METRICS\"}",
+            400,
+            "validation-failed",
+            "role"));
+    cases.add(
+        call(
+            "operator user without apps",
+            "POST",
+            users,
+            "{\"username\":\"ann\",\"password\":\"a long passphrase\",\"role\":\"OPERATOR\"}",
+            400,
+            "validation-failed",
+            "apps"));
+    cases.add(
+        call(
+            "user name with a space",
+            "POST",
+            users,
+            "{\"username\":\"a b\",\"password\":\"a long passphrase\",\"role\":\"VIEWER\"}",
+            400,
+            "validation-failed",
+            "username"));
+    cases.add(
+        call(
+            "password change of a user that does not exist",
+            "PUT",
+            users + "/nobody-" + RUN + "/password",
+            "{\"password\":\"a long passphrase\"}",
+            404,
+            "not-found",
+            null));
     // Per-app settings.
     String appPath = "/api/v1/apps/input-app";
     cases.add(

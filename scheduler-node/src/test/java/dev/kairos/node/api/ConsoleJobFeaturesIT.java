@@ -421,4 +421,48 @@ class ConsoleJobFeaturesIT {
     assertThat(session.get("/console/cluster").html()).doesNotContain("id=\"pause-cluster\"");
     assertThat(session.get("/console/tokens").status()).isEqualTo(403);
   }
+
+  @Test
+  void aUserSignsInWithNameAndPasswordAsASessionTokenThatSigningOutEnds() {
+    String name = "user-" + RUN;
+    Map<String, Object> user = new LinkedHashMap<>();
+    user.put("username", name);
+    user.put("password", "a long passphrase");
+    user.put("role", "OPERATOR");
+    user.put("apps", java.util.List.of("team-a-" + RUN));
+    assertThat(node.post("/api/v1/users", ApiTestNode.json(user), ADMIN).status()).isEqualTo(201);
+
+    assertThat(ConsoleSession.attempt(node, name, "a wrong passphrase").location())
+        .endsWith("/console/sign-in?error");
+    ConsoleSession session = ConsoleSession.signInAs(node, name, "a long passphrase");
+
+    assertThat(session.get("/console/jobs").html()).contains(name + " (OPERATOR)");
+    assertThat(sessionTokensOf(name)).as("the session is a token an admin sees").hasSize(1);
+
+    ConsoleSession.Page out = session.post("/console/sign-out", Map.of());
+    assertThat(out.location()).endsWith("/console/sign-in?signedOut");
+    assertThat(sessionTokensOf(name)).as("signing out revoked it").isEmpty();
+
+    // A deleted user cannot sign in again, and a session open then ends with the deletion.
+    ConsoleSession again = ConsoleSession.signInAs(node, name, "a long passphrase");
+    assertThat(node.call("DELETE", "/api/v1/users/" + name, null, ADMIN, Map.of()).status())
+        .isEqualTo(204);
+    assertThat(sessionTokensOf(name)).isEmpty();
+    assertThat(again.get("/console/jobs").html())
+        .as("the API refuses the ended session's token")
+        .contains("401 unauthenticated");
+    assertThat(ConsoleSession.attempt(node, name, "a long passphrase").location())
+        .endsWith("/console/sign-in?error");
+  }
+
+  private static java.util.List<JsonNode> sessionTokensOf(String name) {
+    java.util.List<JsonNode> found = new java.util.ArrayList<>();
+    for (JsonNode t : node.get("/api/v1/tokens", ADMIN).json().path("items")) {
+      if (t.path("name").asText().equals(name)
+          && t.path("createdBy").asText().equals("console sign-in")) {
+        found.add(t);
+      }
+    }
+    return found;
+  }
 }

@@ -50,6 +50,22 @@ final class ConsoleSession {
     return session;
   }
 
+  /** Signs in with a console user's name and password, as the user sign-in form does. */
+  static ConsoleSession signInAs(ApiTestNode node, String username, String password) {
+    ConsoleSession session = new ConsoleSession(node.port());
+    session.get("/console/sign-in");
+    Page signedIn = session.post("/console/sign-in", Map.of("name", username, "token", password));
+    assertThat(signedIn.location()).as("signed in: " + signedIn).endsWith("/console");
+    return session;
+  }
+
+  /** A sign-in attempt as it is answered (a redirect to the console or back with an error). */
+  static Page attempt(ApiTestNode node, String username, String password) {
+    ConsoleSession session = new ConsoleSession(node.port());
+    session.get("/console/sign-in");
+    return session.post("/console/sign-in", Map.of("name", username, "token", password));
+  }
+
   /** A page; remembers the CSRF token it renders for the next post. */
   Page get(String path) {
     return send(HttpRequest.newBuilder(URI.create(base + path)).GET());

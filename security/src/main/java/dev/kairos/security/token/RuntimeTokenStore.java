@@ -130,6 +130,21 @@ public final class RuntimeTokenStore {
     return Optional.empty();
   }
 
+  /** Removes the token with this secret (a session ending); false when there was none. */
+  public boolean revokeSecret(String secret, String revokedBy) {
+    String hash = TokenSecrets.sha256Hex(secret);
+    String json = redis.sync().hget(RedisKeys.apiTokens(), hash);
+    RuntimeToken token = json == null ? null : read(json);
+    if (token == null) {
+      return false;
+    }
+    redis.sync().hdel(RedisKeys.apiTokens(), hash);
+    redis.sync().hdel(RedisKeys.apiTokensLastUsed(), token.id());
+    lastUsedWritten.remove(token.id());
+    log.info("API token {} ({}) revoked by {}", token.id(), token.name(), revokedBy);
+    return true;
+  }
+
   private void noteUse(String id, long now) {
     Long previous = lastUsedWritten.get(id);
     if (previous != null && now - previous < LAST_USED_RESOLUTION.toMillis()) {

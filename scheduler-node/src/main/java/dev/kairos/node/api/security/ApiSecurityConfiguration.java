@@ -45,6 +45,8 @@ public class ApiSecurityConfiguration {
 
   public static final String TOKENS_PATH = "/api/v1/tokens";
 
+  public static final String USERS_PATH = "/api/v1/users";
+
   /** Writes an OPERATOR may make, to its own apps; every other write is an ADMIN's. */
   static final String[] APP_WRITE_PATHS = {
     "/api/v1/jobs",
@@ -131,8 +133,9 @@ public class ApiSecurityConfiguration {
                     // not there (404), everyone else is refused as for the exposed ones.
                     .requestMatchers("/actuator/**")
                     .hasRole(admin)
-                    // Tokens, even their names and owners, are the admins' business.
-                    .requestMatchers(TOKENS_PATH, TOKENS_PATH + "/**")
+                    // Tokens and users, even their names and owners, are the admins' business.
+                    .requestMatchers(
+                        TOKENS_PATH, TOKENS_PATH + "/**", USERS_PATH, USERS_PATH + "/**")
                     .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, "/api/**")
                     .hasAnyRole(admin, operator, viewer)
