@@ -183,11 +183,12 @@ class JobController {
           "id",
           "must be absent or equal to the path's job id '" + id + "'; ids cannot be changed");
     }
+    // Both the app it is in and the app it moves to must be the caller's (a job of another app
+    // does not exist for it, whatever the request says); the version check of the write catches
+    // a move by someone else in between.
+    findWritable(id);
     long expected = expectedVersion(ifMatch, request.version());
     JobDefinition wanted = request.toDefinition(id);
-    // Both the app it is in and the app it moves to must be the caller's; the version check of
-    // the write catches a move by someone else in between.
-    findWritable(id);
     Callers.requireWriteNew(wanted.app(), "app");
     JobDefinition stored = store.update(wanted, expected);
     Audit.jobChanged(id, "updated", "version " + expected + " -> " + stored.version());
