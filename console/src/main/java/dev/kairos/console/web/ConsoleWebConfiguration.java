@@ -23,7 +23,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
   TriggerSearchController.class,
   JobTransferController.class,
   ExecutorsController.class,
-  ClusterController.class
+  ClusterController.class,
+  TokensController.class
 })
 public class ConsoleWebConfiguration implements WebMvcConfigurer {
 
