@@ -24,7 +24,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
   JobTransferController.class,
   ExecutorsController.class,
   ClusterController.class,
-  TokensController.class
+  TokensController.class,
+  AuditLogController.class
 })
 public class ConsoleWebConfiguration implements WebMvcConfigurer {
 
