@@ -1552,6 +1552,8 @@ class AdminApiInputIT {
             "{\"name\":\"matrix\",\"owner\":\"it\",\"role\":\"VIEWER\"}",
             "WRITE"),
         new Endpoint("DELETE", "/api/v1/tokens/tok_0000000000000000", null, "WRITE"),
+        // The audit trail holds params whole: admins only, reads included.
+        new Endpoint("GET", "/api/v1/audit", null, "WRITE"),
         new Endpoint("DELETE", "/api/v1/jobs/matrix-" + RUN, null, "WRITE"),
         new Endpoint("GET", "/actuator/prometheus", null, "SCRAPE"),
         new Endpoint("GET", "/actuator/metrics", null, "WRITE"),

@@ -4,19 +4,20 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.kairos.audit.AuditAction;
 import dev.kairos.core.batch.WriteWindow;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.ApiProperties;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.job.JobCatalog;
 import dev.kairos.node.api.job.JobRequest;
 import dev.kairos.node.api.job.ParamsRedaction;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
-import dev.kairos.node.api.web.Audit;
 import dev.kairos.node.api.web.JobIds;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -51,6 +53,7 @@ class BatchController {
   private final ClusterClock clock;
   private final ApiProperties limits;
   private final ObjectWriter writer;
+  private final AuditTrail audit;
 
   BatchController(
       JobStore store,
@@ -58,8 +61,10 @@ class BatchController {
       JobImporter importer,
       ClusterClock clock,
       ApiProperties limits,
-      ObjectMapper json) {
+      ObjectMapper json,
+      AuditTrail audit) {
     this.store = store;
+    this.audit = audit;
     this.catalog = catalog;
     this.importer = importer;
     this.clock = clock;
@@ -70,18 +75,21 @@ class BatchController {
 
   @PostMapping(path = "/api/v1/job-batches/enable", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult enable(@RequestBody BatchRequest request) {
-    return apply("enable", request, id -> store.enableAsync(id).thenApply(JobDefinition::version));
+    return apply("enable", AuditAction.JOB_ENABLED, request, store::enableAsync);
   }
 
   @PostMapping(path = "/api/v1/job-batches/disable", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult disable(@RequestBody BatchRequest request) {
-    return apply(
-        "disable", request, id -> store.disableAsync(id).thenApply(JobDefinition::version));
+    return apply("disable", AuditAction.JOB_DISABLED, request, store::disableAsync);
   }
 
   @PostMapping(path = "/api/v1/job-batches/delete", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult delete(@RequestBody BatchRequest request) {
-    return apply("delete", request, id -> store.deleteAsync(id).thenApply(none -> null));
+    return apply(
+        "delete",
+        AuditAction.JOB_DELETED,
+        request,
+        id -> store.deleteAsync(id).thenApply(none -> (JobDefinition) null));
   }
 
   /**
@@ -165,12 +173,18 @@ class BatchController {
   /**
    * Issues the jobs' writes with {@link WriteWindow#BULK_API} in flight at a time (pipelined, not a
    * round trip per job, yet never a whole batch ahead of the node's other Redis commands), then
-   * collects the answers in order.
+   * collects the answers in order. The jobs are read first, in one pipelined round, for the audit
+   * entries' definitions before; {@code op} answers the job after (null once deleted).
    */
   private BatchResult apply(
-      String action, BatchRequest request, Function<String, CompletableFuture<Long>> op) {
+      String action,
+      AuditAction audited,
+      BatchRequest request,
+      Function<String, CompletableFuture<JobDefinition>> op) {
     List<String> ids = checked(request);
-    List<CompletableFuture<Long>> writes =
+    List<Optional<JobDefinition>> befores = store.getAll(ids);
+    List<AuditTrail.JobChange> changes = new ArrayList<>(ids.size());
+    List<CompletableFuture<JobDefinition>> writes =
         WriteWindow.start(
             ids, WriteWindow.BULK_API, op, failure -> !(failure instanceof JobNotFoundException));
     List<BatchResult.Item> items = new ArrayList<>(ids.size());
@@ -178,8 +192,9 @@ class BatchController {
     for (int i = 0; i < ids.size(); i++) {
       String id = ids.get(i);
       try {
-        Long version = writes.get(i).join();
-        items.add(new BatchResult.Item(id, "DONE", version));
+        JobDefinition after = writes.get(i).join();
+        items.add(new BatchResult.Item(id, "DONE", after == null ? null : after.version()));
+        changes.add(new AuditTrail.JobChange(id, befores.get(i).orElse(null), after));
         done++;
       } catch (CompletionException e) {
         if (!(e.getCause() instanceof JobNotFoundException)) {
@@ -188,7 +203,7 @@ class BatchController {
         items.add(new BatchResult.Item(id, "NOT_FOUND", null));
       }
     }
-    Audit.action("batch " + action, done + " of " + ids.size() + " jobs: " + ids);
+    audit.jobs(audited, changes, "batch " + action);
     return new BatchResult(action, done, ids.size() - done, items);
   }
 

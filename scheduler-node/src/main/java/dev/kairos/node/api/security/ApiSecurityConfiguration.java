@@ -27,11 +27,11 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 /**
  * Who may call what. {@code /api/**}: a valid bearer token; GET, HEAD, OPTIONS (and the schedule
  * preview, which only computes) for {@code VIEWER} and {@code ADMIN}, everything else {@code ADMIN}
- * only; the runtime tokens ({@code /api/v1/tokens}) ADMIN only, reads included. Actuator: health
- * open (load balancers, the demo), every other endpoint {@code ADMIN}. The internal cluster
- * endpoints check their own shared secret and stay outside bearer auth. The OpenAPI document and
- * Swagger UI are open: they describe the API, hold no data. Anything else is refused. Stateless: no
- * session, no cookie, hence no CSRF token.
+ * only; the runtime tokens ({@code /api/v1/tokens}) and the audit trail ({@code /api/v1/audit})
+ * ADMIN only, reads included. Actuator: health open (load balancers, the demo), every other
+ * endpoint {@code ADMIN}. The internal cluster endpoints check their own shared secret and stay
+ * outside bearer auth. The OpenAPI document and Swagger UI are open: they describe the API, hold no
+ * data. Anything else is refused. Stateless: no session, no cookie, hence no CSRF token.
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiSecurityConfiguration {
@@ -42,6 +42,9 @@ public class ApiSecurityConfiguration {
   public static final String PREVIEW_PATH = "/api/v1/schedules/preview";
 
   public static final String TOKENS_PATH = "/api/v1/tokens";
+
+  /** The audit trail: who changed what, with job definitions whole (params included). */
+  public static final String AUDIT_PATH = "/api/v1/audit";
 
   @Bean
   RuntimeTokenStore runtimeTokenStore(KairosRedis redis, ClusterClock clock) {
@@ -120,6 +123,9 @@ public class ApiSecurityConfiguration {
                     .hasRole(admin)
                     // Tokens, even their names and owners, are the admins' business.
                     .requestMatchers(TOKENS_PATH, TOKENS_PATH + "/**")
+                    .hasRole(admin)
+                    // The audit trail holds params whole (as an admin reads them): admins only.
+                    .requestMatchers(AUDIT_PATH, AUDIT_PATH + "/**")
                     .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, "/api/**")
                     .hasAnyRole(admin, viewer)
