@@ -181,6 +181,22 @@ class AuditSyncIT {
   }
 
   @Test
+  void anAppendRedisRefusesIsCountedAndDoesNotThrow() {
+    // The key holds a string, so XADD answers WRONGTYPE: Redis refuses the entry.
+    redis.sync().set(RedisKeys.auditLog(), "not a stream");
+    try {
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      AuditStream stream = new AuditStream(redis, 100_000, meters);
+      List<String> ids = stream.appendAll(entries("refused-" + UUID.randomUUID(), 2));
+      assertThat(ids).containsExactly(null, null);
+      assertThat(meters.counter(AuditStream.APPEND_FAILURES).count()).isEqualTo(2);
+      assertThat(meters.counter(AuditStream.APPENDED).count()).isZero();
+    } finally {
+      redis.sync().del(RedisKeys.auditLog());
+    }
+  }
+
+  @Test
   void aReplayedInsertWritesNothing() throws SQLException {
     new AuditSchema(new SchemaMigrator(dataSource)).ensure();
     String actor = "replay-" + UUID.randomUUID();

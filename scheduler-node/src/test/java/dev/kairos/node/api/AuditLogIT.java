@@ -239,6 +239,59 @@ class AuditLogIT {
   }
 
   @Test
+  void aBatchAndAnImportRecordOneEntryPerJobTheyChanged() {
+    String app = APP + "-batch";
+    List<String> ids = List.of("audit-b1-" + RUN, "audit-b2-" + RUN);
+    for (String id : ids) {
+      String body =
+          ApiTestNode.json(
+              Map.of(
+                  "id",
+                  id,
+                  "app",
+                  app,
+                  "handler",
+                  "report",
+                  "scheduleType",
+                  "CRON",
+                  "schedule",
+                  "0 0 3 * * *"));
+      assertThat(node.post("/api/v1/jobs", body, ADMIN).status()).isEqualTo(201);
+    }
+    String batch = "{\"ids\":[\"" + ids.get(0) + "\",\"" + ids.get(1) + "\",\"gone-" + RUN + "\"]}";
+    ApiTestNode.Response disabled = node.post("/api/v1/job-batches/disable", batch, ADMIN);
+    assertThat(disabled.status()).as(disabled.toString()).isEqualTo(200);
+    // Export the app's jobs, change one's schedule, import: one entry, for the changed job.
+    String export = node.get("/api/v1/job-export?app=" + app, ADMIN).body();
+    String changed = export.replaceFirst("0 0 3 \\* \\* \\*", "0 0 5 * * *");
+    ApiTestNode.Response imported = node.post("/api/v1/job-import", changed, ADMIN);
+    assertThat(imported.status()).as(imported.toString()).isEqualTo(200);
+    assertThat(imported.json().path("updated").asInt()).isEqualTo(1);
+
+    List<JsonNode> entries =
+        Poll.until(
+            DEADLINE,
+            Duration.ofMillis(200),
+            "the import in the audit log",
+            () -> items(node.get("/api/v1/audit?app=" + app, ADMIN)),
+            list -> actions(list).contains("JOB_IMPORTED"),
+            "JOB_IMPORTED");
+    assertThat(actions(entries))
+        .as("one entry per job changed; none for an unknown id or an unchanged import")
+        .containsExactly(
+            "JOB_IMPORTED", "JOB_DISABLED", "JOB_DISABLED", "JOB_CREATED", "JOB_CREATED");
+    JsonNode importEntry = entries.get(0);
+    assertThat(importEntry.path("jobId").asText()).isEqualTo(ids.get(0));
+    assertThat(fields(importEntry)).containsExactly("schedule");
+    assertThat(importEntry.path("versionAfter").asLong())
+        .isEqualTo(importEntry.path("versionBefore").asLong() + 1);
+    for (JsonNode e : entries.subList(1, 3)) {
+      assertThat(e.path("detail").asText()).isEqualTo("batch disable");
+      assertThat(fields(e)).containsExactly("enabled");
+    }
+  }
+
+  @Test
   void theAuditLogIsForAdminsAndNamesABadParameter() {
     ApiTestNode.Response viewer = node.get("/api/v1/audit", VIEWER);
     assertThat(viewer.status()).as(viewer.toString()).isEqualTo(403);
