@@ -1,6 +1,7 @@
 package dev.kairos.lifecycle;
 
 import dev.kairos.core.alarm.AlarmSink;
+import dev.kairos.core.redis.ConsumerGroups;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.time.KairosClock;
@@ -9,7 +10,6 @@ import io.lettuce.core.Consumer;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAutoClaimArgs;
-import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -369,22 +369,10 @@ public final class LifecycleWorker implements AutoCloseable {
   }
 
   private void ensureGroup(int shard) {
-    try {
-      redis
-          .sync()
-          .xgroupCreate(
-              XReadArgs.StreamOffset.from(RedisKeys.events(shard), "0"),
-              config.group(),
-              XGroupCreateArgs.Builder.mkstream());
-    } catch (RedisCommandExecutionException e) {
-      if (!String.valueOf(e.getMessage()).startsWith("BUSYGROUP")) {
-        throw e;
-      }
-    }
+    ConsumerGroups.create(redis, RedisKeys.events(shard), config.group());
   }
 
   private static boolean isNoGroup(Throwable e) {
-    return e instanceof RedisCommandExecutionException
-        && String.valueOf(e.getMessage()).startsWith("NOGROUP");
+    return ConsumerGroups.isNoGroup(e);
   }
 }

@@ -35,6 +35,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -169,6 +170,9 @@ class ExecutorRedisAclIT {
     // The runtime API tokens' hashes and records are the nodes' alone.
     assertNoPerm(() -> executor.sync().hgetall(RedisKeys.apiTokens()));
     assertNoPerm(() -> executor.sync().hset(RedisKeys.apiTokens(), "hash", "{}"));
+    assertNoPerm(() -> executor.sync().hgetall(RedisKeys.localUsers()));
+    // Nor the audit trail, which holds job definitions whole.
+    assertNoPerm(() -> executor.sync().xadd(RedisKeys.auditLog(), Map.of("action", "forged")));
   }
 
   private static void assertNoPerm(Runnable command) {

@@ -33,6 +33,9 @@ public class ConsoleSecurityConfiguration {
   /** Runtime API tokens: an admin's business, their list included. */
   public static final String TOKENS = "/console/tokens";
 
+  /** The audit trail: job definitions whole, params included, so an admin's page too. */
+  public static final String AUDIT = "/console/audit";
+
   /**
    * The console's icon, also at the root where browsers look for it on every page (and on the
    * Swagger UI): open to everyone, answered by this chain instead of the API's 401.
@@ -65,7 +68,7 @@ public class ConsoleSecurityConfiguration {
             auth ->
                 auth.requestMatchers(SIGN_IN, "/console/static/**", "/console/assets/**", FAVICON)
                     .permitAll()
-                    .requestMatchers(TOKENS, TOKENS + "/**")
+                    .requestMatchers(TOKENS, TOKENS + "/**", AUDIT, AUDIT + "/**")
                     .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, HOME, HOME + "/**")
                     .hasAnyRole(admin, operator, viewer)

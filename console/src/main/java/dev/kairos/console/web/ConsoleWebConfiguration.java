@@ -23,7 +23,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
   TriggerSearchController.class,
   JobTransferController.class,
   ExecutorsController.class,
-  ClusterController.class
+  ClusterController.class,
+  TokensController.class,
+  AuditLogController.class
 })
 public class ConsoleWebConfiguration implements WebMvcConfigurer {
 

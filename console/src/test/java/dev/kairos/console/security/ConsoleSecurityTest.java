@@ -143,6 +143,16 @@ class ConsoleSecurityTest {
     }
   }
 
+  /** Token records and the audit log (job params whole) are for admins, their pages too. */
+  @Test
+  void aViewerCannotOpenTheTokensOrTheAuditPage() throws Exception {
+    MockHttpSession session = signIn(VIEWER);
+    for (String path : List.of("/console/tokens", "/console/audit", "/console/audit?jobId=a")) {
+      MvcResult result = mvc.perform(get(path).session(session)).andReturn();
+      assertThat(result.getResponse().getStatus()).as(path).isEqualTo(403);
+    }
+  }
+
   @Test
   void anAdminPostWithoutTheCsrfTokenIsRefused() throws Exception {
     MockHttpSession session = signIn(ADMIN);

@@ -264,6 +264,22 @@ public final class RedisKeys {
     return PREFIX + "{tokens}:last-used";
   }
 
+  /**
+   * Default cap of the audit stream ({@link #auditLog()}, {@code XADD MAXLEN ~}): the entries a
+   * PostgreSQL outage may leave waiting before the oldest are lost.
+   */
+  public static final long DEFAULT_AUDIT_MAX_LEN = 100_000;
+
+  /**
+   * STREAM: the audit trail of writes through the admin API, one entry per change (the audit
+   * module's {@code AuditEntry}), appended by the node that made the change and copied to
+   * PostgreSQL ({@code kairos_audit}) by the audit consumer group, which trims what it has written.
+   * Its own hash tag: one stream for the cluster, on one master.
+   */
+  public static String auditLog() {
+    return PREFIX + "{audit}:log";
+  }
+
   /** HASH: executor slot leases of one app, all under the app's own hash tag. */
   public static String slots(String app) {
     return PREFIX + "{app:" + app + "}:slots";

@@ -1,7 +1,7 @@
 package dev.kairos.mq.executor;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.redis.KairosRedis;
-import dev.kairos.mq.Lifecycle;
 import dev.kairos.mq.executor.ExecutorCounters.Outcome;
 import dev.kairos.mq.slot.NoFreeSlotException;
 import dev.kairos.mq.slot.SlotLease;

@@ -1,11 +1,11 @@
 package dev.kairos.mq.executor;
 
 import dev.kairos.core.error.KairosException;
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.core.time.RedisTimeSource;
-import dev.kairos.mq.Lifecycle;
 import dev.kairos.mq.log.TriggerLogShipper;
 import dev.kairos.mq.slot.SlotLease;
 import dev.kairos.protocol.message.ProducerDefaults;

@@ -1,6 +1,6 @@
 package dev.kairos.mq.executor;
 
-import dev.kairos.mq.Lifecycle;
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.mq.executor.ExecutorCounters.Outcome;
 import dev.kairos.protocol.message.ResultStatus;
 import dev.kairos.protocol.message.TriggerMessage;

@@ -1,7 +1,7 @@
 package dev.kairos.mq.route;
 
 import dev.kairos.core.error.KairosException;
-import dev.kairos.mq.Lifecycle;
+import dev.kairos.core.lifecycle.Lifecycle;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

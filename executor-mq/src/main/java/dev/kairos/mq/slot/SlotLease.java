@@ -1,7 +1,7 @@
 package dev.kairos.mq.slot;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.redis.KairosRedis;
-import dev.kairos.mq.Lifecycle;
 import dev.kairos.protocol.slot.SlotScripts;
 import java.time.Duration;
 import java.util.Map;

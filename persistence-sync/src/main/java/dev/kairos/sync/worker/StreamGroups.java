@@ -1,5 +1,6 @@
 package dev.kairos.sync.worker;
 
+import dev.kairos.core.redis.ConsumerGroups;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.sync.event.StreamId;
@@ -7,8 +8,6 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.XGroupCreateArgs;
-import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XTrimArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.models.stream.PendingMessages;
@@ -37,23 +36,11 @@ final class StreamGroups {
 
   /** Creates the group at id 0 (reads the whole stream) with MKSTREAM; an existing one stays. */
   void ensure(int shard) {
-    try {
-      redis
-          .sync()
-          .xgroupCreate(
-              XReadArgs.StreamOffset.from(RedisKeys.events(shard), "0"),
-              group,
-              XGroupCreateArgs.Builder.mkstream());
-    } catch (RedisCommandExecutionException e) {
-      if (!String.valueOf(e.getMessage()).startsWith("BUSYGROUP")) {
-        throw e;
-      }
-    }
+    ConsumerGroups.create(redis, RedisKeys.events(shard), group);
   }
 
   static boolean isNoGroup(RuntimeException e) {
-    return e instanceof RedisCommandExecutionException
-        && String.valueOf(e.getMessage()).startsWith("NOGROUP");
+    return ConsumerGroups.isNoGroup(e);
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.kairos.core.store.JobIndex;
 import dev.kairos.core.store.JobIndexRepair;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.batch.JobImporter;
 import dev.kairos.node.api.cluster.ClusterReader;
 import dev.kairos.node.api.executor.LiveSlots;
@@ -81,8 +82,8 @@ class ApiConfiguration {
   }
 
   @Bean
-  JobImporter apiJobImporter(JobStore store, ExecutorWarnings warnings) {
-    return new JobImporter(store, warnings);
+  JobImporter apiJobImporter(JobStore store, ExecutorWarnings warnings, AuditTrail audit) {
+    return new JobImporter(store, warnings, audit);
   }
 
   /** History from PostgreSQL where persistence-sync is wired, else Redis only. */

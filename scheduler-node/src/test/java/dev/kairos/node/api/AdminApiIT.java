@@ -658,6 +658,17 @@ class AdminApiIT {
         List.of(
             () -> node.call("DELETE", "/api/v1/tokens/" + revokedToken, null, ADMIN, Map.of())));
     drivers.put(
+        "GET /api/v1/audit",
+        List.of(
+            () -> {
+              ApiTestNode.Response[] last = new ApiTestNode.Response[1];
+              dev.kairos.devinfra.Poll.until(
+                  java.time.Duration.ofSeconds(30),
+                  "the audit log answers (schema migrated)",
+                  () -> (last[0] = node.get("/api/v1/audit?jobId=" + job, ADMIN)).status() != 503);
+              return last[0];
+            }));
+    drivers.put(
         "DELETE /api/v1/jobs/{id}",
         List.of(() -> node.call("DELETE", "/api/v1/jobs/" + created, null, ADMIN, Map.of())));
 

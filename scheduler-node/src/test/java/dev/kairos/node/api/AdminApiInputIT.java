@@ -1700,6 +1700,25 @@ class AdminApiInputIT {
             "WRITE",
             "CLUSTER"),
         new Endpoint("DELETE", "/api/v1/tokens/tok_0000000000000000", null, "WRITE", "CLUSTER"),
+        new Endpoint("GET", "/api/v1/users", null, "WRITE", "CLUSTER"),
+        new Endpoint(
+            "POST",
+            "/api/v1/users",
+            "{\"username\":\"matrix-"
+                + RUN
+                + "\",\"password\":\"a long passphrase\","
+                + "\"role\":\"VIEWER\"}",
+            "WRITE",
+            "CLUSTER"),
+        new Endpoint(
+            "PUT",
+            "/api/v1/users/nobody/password",
+            "{\"password\":\"a long passphrase\"}",
+            "WRITE",
+            "CLUSTER"),
+        new Endpoint("DELETE", "/api/v1/users/nobody", null, "WRITE", "CLUSTER"),
+        // The audit trail holds params whole: admins only, reads included.
+        new Endpoint("GET", "/api/v1/audit", null, "WRITE", "CLUSTER"),
         new Endpoint("DELETE", "/api/v1/jobs/matrix-" + RUN, null, "WRITE", "APP"),
         new Endpoint("GET", "/actuator/prometheus", null, "SCRAPE", "CLUSTER"),
         new Endpoint("GET", "/actuator/metrics", null, "WRITE", "CLUSTER"),

@@ -21,6 +21,9 @@ import java.util.concurrent.CompletableFuture;
  * its own (trigger records do) and is not counted as a change; any other difference is. When a
  * runtime token was last used ({@link RedisKeys#apiTokensLastUsed()}) is left out: authenticating
  * the refused request writes it, asynchronously, and that is bookkeeping, not the request's change.
+ * The audit stream ({@link RedisKeys#auditLog()}) is compared by the id of the last entry ever
+ * appended, not by its DUMP: the node's audit consumer acknowledges and trims it in the background,
+ * and what matters is that a refused request appended no entry.
  */
 final class RedisSnapshot {
 
@@ -50,13 +53,26 @@ final class RedisSnapshot {
       }
       for (int i = 0; i < keys.size(); i++) {
         byte[] dump = dumps.get(i).join();
-        if (dump != null && !keys.get(i).equals(RedisKeys.apiTokensLastUsed())) {
+        if (keys.get(i).equals(RedisKeys.auditLog())) {
+          entries.put(keys.get(i), new Entry(lastAppendedId(redis), -1));
+        } else if (dump != null && !keys.get(i).equals(RedisKeys.apiTokensLastUsed())) {
           entries.put(keys.get(i), new Entry(dump, ttls.get(i).join()));
         }
       }
       cursor = page;
     } while (!cursor.isFinished());
     return new RedisSnapshot(entries);
+  }
+
+  /** XINFO STREAM's last-generated-id of the audit stream: moves with every append only. */
+  private static byte[] lastAppendedId(RedisCommands<String, String> redis) {
+    List<Object> info = redis.xinfoStream(RedisKeys.auditLog());
+    for (int i = 0; i + 1 < info.size(); i += 2) {
+      if ("last-generated-id".equals(String.valueOf(info.get(i)))) {
+        return String.valueOf(info.get(i + 1)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      }
+    }
+    throw new IllegalStateException("XINFO STREAM without last-generated-id: " + info);
   }
 
   int size() {

@@ -1,9 +1,10 @@
 package dev.kairos.node.api.admin;
 
+import dev.kairos.audit.AuditAction;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
-import dev.kairos.node.api.web.Audit;
 import dev.kairos.sync.rebuild.RebuildReport;
 import dev.kairos.sync.rebuild.RedisRebuilder;
 import java.sql.Connection;
@@ -35,14 +36,17 @@ class RebuildController {
   private final ObjectProvider<RedisRebuilder> rebuilder;
   private final ObjectProvider<DataSource> dataSource;
   private final RedisKeys keys;
+  private final AuditTrail audit;
 
   RebuildController(
       ObjectProvider<RedisRebuilder> rebuilder,
       ObjectProvider<DataSource> dataSource,
-      RedisKeys keys) {
+      RedisKeys keys,
+      AuditTrail audit) {
     this.rebuilder = rebuilder;
     this.dataSource = dataSource;
     this.keys = keys;
+    this.audit = audit;
   }
 
   @PostMapping(path = "/api/v1/admin/rebuild", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -56,8 +60,9 @@ class RebuildController {
     requireReachable(ds);
     try {
       RebuildReport report = r.ensureInitialised(keys.shards());
-      Audit.action(
-          "rebuild",
+      audit.action(
+          AuditAction.REBUILD_RUN,
+          null,
           report.rebuiltShards().size()
               + " shards rebuilt, "
               + report.restoredJobs()

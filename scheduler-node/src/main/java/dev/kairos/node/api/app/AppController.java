@@ -1,12 +1,13 @@
 package dev.kairos.node.api.app;
 
+import dev.kairos.audit.AuditAction;
 import dev.kairos.core.store.AppSettings;
 import dev.kairos.core.store.AppSettingsStore;
 import dev.kairos.core.validation.ValidationProblem;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
-import dev.kairos.node.api.web.Audit;
 import dev.kairos.node.api.web.Callers;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,11 @@ class AppController {
 
   private final AppSettingsStore store;
 
-  AppController(AppSettingsStore store) {
+  private final AuditTrail audit;
+
+  AppController(AppSettingsStore store, AuditTrail audit) {
     this.store = store;
+    this.audit = audit;
   }
 
   @GetMapping(path = APPS + "/{app}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -57,9 +61,13 @@ class AppController {
           Map.of());
     }
     AppSettings stored = store.put(app, description, wanted.defaultRouting());
-    Audit.action(
-        "app " + app + " settings written",
-        "defaultRouting " + stored.defaultRouting().map(Enum::name).orElse("(global default)"));
+    audit.action(
+        AuditAction.APP_SETTINGS_WRITTEN,
+        app,
+        "app "
+            + app
+            + ", defaultRouting "
+            + stored.defaultRouting().map(Enum::name).orElse("(global default)"));
     return AppView.of(stored);
   }
 

@@ -4,19 +4,20 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.kairos.audit.AuditAction;
 import dev.kairos.core.batch.WriteWindow;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.ApiProperties;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.job.JobCatalog;
 import dev.kairos.node.api.job.JobRequest;
 import dev.kairos.node.api.job.ParamsRedaction;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
-import dev.kairos.node.api.web.Audit;
 import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.JobIds;
 import dev.kairos.security.Access;
@@ -54,6 +55,7 @@ class BatchController {
   private final ClusterClock clock;
   private final ApiProperties limits;
   private final ObjectWriter writer;
+  private final AuditTrail audit;
 
   BatchController(
       JobStore store,
@@ -61,8 +63,10 @@ class BatchController {
       JobImporter importer,
       ClusterClock clock,
       ApiProperties limits,
-      ObjectMapper json) {
+      ObjectMapper json,
+      AuditTrail audit) {
     this.store = store;
+    this.audit = audit;
     this.catalog = catalog;
     this.importer = importer;
     this.clock = clock;
@@ -73,18 +77,21 @@ class BatchController {
 
   @PostMapping(path = "/api/v1/job-batches/enable", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult enable(@RequestBody BatchRequest request) {
-    return apply("enable", request, id -> store.enableAsync(id).thenApply(JobDefinition::version));
+    return apply("enable", AuditAction.JOB_ENABLED, request, store::enableAsync);
   }
 
   @PostMapping(path = "/api/v1/job-batches/disable", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult disable(@RequestBody BatchRequest request) {
-    return apply(
-        "disable", request, id -> store.disableAsync(id).thenApply(JobDefinition::version));
+    return apply("disable", AuditAction.JOB_DISABLED, request, store::disableAsync);
   }
 
   @PostMapping(path = "/api/v1/job-batches/delete", produces = MediaType.APPLICATION_JSON_VALUE)
   BatchResult delete(@RequestBody BatchRequest request) {
-    return apply("delete", request, id -> store.deleteAsync(id).thenApply(none -> null));
+    return apply(
+        "delete",
+        AuditAction.JOB_DELETED,
+        request,
+        id -> store.deleteAsync(id).thenApply(none -> (JobDefinition) null));
   }
 
   /**
@@ -171,18 +178,24 @@ class BatchController {
   /**
    * Issues the jobs' writes with {@link WriteWindow#BULK_API} in flight at a time (pipelined, not a
    * round trip per job, yet never a whole batch ahead of the node's other Redis commands), then
-   * collects the answers in order.
+   * collects the answers in order. The jobs are read first, in one pipelined round, for the audit
+   * entries' definitions before; {@code op} answers the job after (null once deleted).
    */
   private BatchResult apply(
-      String action, BatchRequest request, Function<String, CompletableFuture<Long>> op) {
+      String action,
+      AuditAction audited,
+      BatchRequest request,
+      Function<String, CompletableFuture<JobDefinition>> op) {
     List<String> ids = checked(request);
-    Set<String> outOfScope = outOfScope(ids);
-    Function<String, CompletableFuture<Long>> scoped =
+    List<Optional<JobDefinition>> befores = store.getAll(ids);
+    Set<String> outOfScope = outOfScope(ids, befores);
+    Function<String, CompletableFuture<JobDefinition>> scoped =
         id ->
             outOfScope.contains(id)
                 ? CompletableFuture.failedFuture(new JobNotFoundException(id))
                 : op.apply(id);
-    List<CompletableFuture<Long>> writes =
+    List<AuditTrail.JobChange> changes = new ArrayList<>(ids.size());
+    List<CompletableFuture<JobDefinition>> writes =
         WriteWindow.start(
             ids,
             WriteWindow.BULK_API,
@@ -193,8 +206,9 @@ class BatchController {
     for (int i = 0; i < ids.size(); i++) {
       String id = ids.get(i);
       try {
-        Long version = writes.get(i).join();
-        items.add(new BatchResult.Item(id, "DONE", version));
+        JobDefinition after = writes.get(i).join();
+        items.add(new BatchResult.Item(id, "DONE", after == null ? null : after.version()));
+        changes.add(new AuditTrail.JobChange(id, befores.get(i).orElse(null), after));
         done++;
       } catch (CompletionException e) {
         if (!(e.getCause() instanceof JobNotFoundException)) {
@@ -203,21 +217,20 @@ class BatchController {
         items.add(new BatchResult.Item(id, "NOT_FOUND", null));
       }
     }
-    Audit.action("batch " + action, done + " of " + ids.size() + " jobs: " + ids);
+    audit.jobs(audited, changes, "batch " + action);
     return new BatchResult(action, done, ids.size() - done, items);
   }
 
   /**
    * The ids of jobs outside the caller's apps: a batch answers them NOT_FOUND, as if they did not
-   * exist, and leaves them alone. One pipelined read, and none for a caller of every app.
+   * exist, and leaves them alone; {@code jobs} are the ids' jobs as read before the batch.
    */
-  private Set<String> outOfScope(List<String> ids) {
+  private static Set<String> outOfScope(List<String> ids, List<Optional<JobDefinition>> jobs) {
     Access access = Callers.current();
     if (access.seesAllApps()) {
       return Set.of();
     }
     Set<String> refused = new HashSet<>();
-    List<Optional<JobDefinition>> jobs = store.getAll(ids);
     for (int i = 0; i < ids.size(); i++) {
       if (jobs.get(i).map(j -> !access.canWrite(j.app())).orElse(false)) {
         refused.add(ids.get(i));

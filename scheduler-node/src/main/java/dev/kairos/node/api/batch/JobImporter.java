@@ -1,5 +1,6 @@
 package dev.kairos.node.api.batch;
 
+import dev.kairos.audit.AuditAction;
 import dev.kairos.core.batch.WriteWindow;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.store.JobAlreadyExistsException;
@@ -8,12 +9,12 @@ import dev.kairos.core.store.JobStore;
 import dev.kairos.core.store.JobVersionConflictException;
 import dev.kairos.core.validation.JobValidator;
 import dev.kairos.core.validation.ValidationProblem;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.job.ExecutorWarnings;
 import dev.kairos.node.api.job.JobRequest;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
-import dev.kairos.node.api.web.Audit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -35,11 +36,13 @@ public final class JobImporter {
 
   private final JobStore store;
   private final ExecutorWarnings warnings;
+  private final AuditTrail audit;
   private final JobValidator validator = new JobValidator();
 
-  public JobImporter(JobStore store, ExecutorWarnings warnings) {
+  public JobImporter(JobStore store, ExecutorWarnings warnings, AuditTrail audit) {
     this.store = store;
     this.warnings = warnings;
+    this.audit = audit;
   }
 
   /**
@@ -132,6 +135,7 @@ public final class JobImporter {
       creates.set(toCreate.get(k), started.get(k));
     }
     List<ImportResult.Item> items = new ArrayList<>();
+    List<AuditTrail.JobChange> written = new ArrayList<>();
     int created = 0;
     int updated = 0;
     int unchanged = 0;
@@ -151,9 +155,9 @@ public final class JobImporter {
                 null,
                 checker.check(job));
       } else if (creates.get(i) != null) {
-        item = created(job, creates.get(i), checker);
+        item = created(job, creates.get(i), checker, written);
       } else {
-        item = updated(job, current.get(), checker);
+        item = updated(job, current.get(), checker, written);
       }
       switch (item.action()) {
         case "CREATE" -> created++;
@@ -163,29 +167,26 @@ public final class JobImporter {
       }
       items.add(item);
     }
-    if (!dryRun) {
-      Audit.action(
-          "import",
-          created
-              + " created, "
-              + updated
-              + " updated, "
-              + unchanged
-              + " unchanged, "
-              + conflicts
-              + " conflicts; created: "
-              + items.stream()
-                  .filter(it -> it.action().equals("CREATE"))
-                  .map(ImportResult.Item::id)
-                  .toList());
-    }
+    audit.jobs(
+        AuditAction.JOB_IMPORTED,
+        written,
+        "import: "
+            + created
+            + " created, "
+            + updated
+            + " updated, "
+            + unchanged
+            + " unchanged, "
+            + conflicts
+            + " conflicts");
     return new ImportResult(dryRun, created, updated, unchanged, conflicts, items);
   }
 
   private ImportResult.Item created(
       JobDefinition job,
       CompletableFuture<JobDefinition> create,
-      ExecutorWarnings.Checker checker) {
+      ExecutorWarnings.Checker checker,
+      List<AuditTrail.JobChange> written) {
     JobDefinition stored;
     try {
       stored = create.join();
@@ -196,14 +197,18 @@ public final class JobImporter {
       }
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
+    written.add(new AuditTrail.JobChange(job.id(), null, stored));
     return new ImportResult.Item(job.id(), "CREATE", true, stored.version(), checker.check(stored));
   }
 
   private ImportResult.Item updated(
-      JobDefinition job, JobDefinition current, ExecutorWarnings.Checker checker) {
+      JobDefinition job,
+      JobDefinition current,
+      ExecutorWarnings.Checker checker,
+      List<AuditTrail.JobChange> written) {
     try {
       JobDefinition stored = store.update(job, current.version());
-      Audit.jobChanged(job.id(), "imported (UPDATE)", "version " + stored.version());
+      written.add(new AuditTrail.JobChange(job.id(), current, stored));
       return new ImportResult.Item(
           job.id(), "UPDATE", true, stored.version(), checker.check(stored));
     } catch (JobVersionConflictException | JobNotFoundException e) {

@@ -1,12 +1,15 @@
 package dev.kairos.node.api.control;
 
+import dev.kairos.audit.AuditAction;
 import dev.kairos.coordinator.pause.ClusterPause;
 import dev.kairos.coordinator.pause.PauseState;
+import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.store.JobStore;
+import dev.kairos.node.api.audit.Actor;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
-import dev.kairos.node.api.web.Audit;
 import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.TriggerIds;
 import dev.kairos.node.lifecycle.guard.CancelOutcome;
@@ -44,13 +47,19 @@ class ControlController {
   private final AdhocTriggers adhoc;
   private final ClusterPause pause;
   private final JobStore jobs;
+  private final AuditTrail audit;
 
   ControlController(
-      TriggerCanceller canceller, AdhocTriggers adhoc, ClusterPause pause, JobStore jobs) {
-    this.jobs = jobs;
+      TriggerCanceller canceller,
+      AdhocTriggers adhoc,
+      ClusterPause pause,
+      JobStore jobs,
+      AuditTrail audit) {
     this.canceller = canceller;
     this.adhoc = adhoc;
     this.pause = pause;
+    this.jobs = jobs;
+    this.audit = audit;
   }
 
   /**
@@ -94,19 +103,21 @@ class ControlController {
           List.of(),
           Map.of("triggerId", id.value(), "dueMs", waitingDue.getAsLong()));
     }
-    CancelOutcome outcome = canceller.cancel(id.value(), Audit.caller());
+    CancelOutcome outcome = canceller.cancel(id.value(), Actor.current().name());
     CancelView view = CancelView.of(id.value(), outcome);
     URI location = URI.create(TRIGGERS + id.value().replace("#", "%23"));
     return switch (outcome.kind()) {
       case CANCELLED -> {
-        Audit.triggerChanged(id.jobId(), id.value(), "cancelled", "before it started");
+        audit.trigger(
+            AuditAction.TRIGGER_CANCELLED, appOf(id), id.jobId(), id.value(), "before it started");
         yield ResponseEntity.ok().location(location).body(view);
       }
       case CANCEL_REQUESTED -> {
-        Audit.triggerChanged(
+        audit.trigger(
+            AuditAction.TRIGGER_CANCEL_REQUESTED,
+            appOf(id),
             id.jobId(),
             id.value(),
-            "cancel requested",
             "running on executor " + outcome.executor() + ", which interrupts it");
         yield ResponseEntity.accepted().location(location).body(view);
       }
@@ -136,9 +147,10 @@ class ControlController {
   /** Idempotent: pausing a paused cluster keeps the first pause's time and author. */
   @PostMapping(path = PAUSE, produces = MediaType.APPLICATION_JSON_VALUE)
   PauseView pause() {
-    PauseState state = pause.pause(Audit.caller());
-    Audit.action(
-        "pause scheduling cluster-wide",
+    PauseState state = pause.pause(Actor.current().name());
+    audit.action(
+        AuditAction.CLUSTER_PAUSED,
+        null,
         "paused since " + state.sinceMs() + " ms by " + state.by());
     return PauseView.of(state);
   }
@@ -146,8 +158,13 @@ class ControlController {
   /** Idempotent: resuming a running cluster changes nothing. */
   @PostMapping(path = "/api/v1/cluster/resume", produces = MediaType.APPLICATION_JSON_VALUE)
   PauseView resume() {
-    PauseState state = pause.resume(Audit.caller());
-    Audit.action("resume scheduling cluster-wide", "");
+    PauseState state = pause.resume(Actor.current().name());
+    audit.action(AuditAction.CLUSTER_RESUMED, null, "");
     return PauseView.of(state);
+  }
+
+  /** The app of the trigger's job, for the audit entry; null once the job is gone. */
+  private String appOf(TriggerId id) {
+    return jobs.get(id.jobId()).map(JobDefinition::app).orElse(null);
   }
 }

@@ -1,5 +1,6 @@
 package dev.kairos.node.api.job;
 
+import dev.kairos.audit.AuditAction;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.JobId;
 import dev.kairos.core.model.ScheduleType;
@@ -15,11 +16,11 @@ import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.ApiProperties;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.security.ApiSecurityConfiguration;
-import dev.kairos.node.api.web.Audit;
 import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.JobIds;
 import dev.kairos.node.api.web.ListCursor;
@@ -70,6 +71,7 @@ class JobController {
   private final ClusterClock clock;
   private final ApiProperties limits;
   private final AppSettingsStore apps;
+  private final AuditTrail audit;
 
   JobController(
       JobStore store,
@@ -78,8 +80,10 @@ class JobController {
       JobCatalog catalog,
       ExecutorWarnings warnings,
       ClusterClock clock,
-      ApiProperties limits) {
+      ApiProperties limits,
+      AuditTrail audit) {
     this.store = store;
+    this.audit = audit;
     this.apps = apps;
     this.adhoc = adhoc;
     this.catalog = catalog;
@@ -98,7 +102,7 @@ class JobController {
       job = job.toBuilder().routing(apps.defaultRoutingOf(job.app())).build();
     }
     JobDefinition stored = store.create(job);
-    Audit.jobChanged(stored.id(), "created", "version " + stored.version());
+    audit.job(AuditAction.JOB_CREATED, null, stored, "");
     return ResponseEntity.created(URI.create(JOBS + "/" + stored.id()))
         .eTag(Versions.etag(stored.version()))
         .body(written(stored));
@@ -186,12 +190,14 @@ class JobController {
     // Both the app it is in and the app it moves to must be the caller's (a job of another app
     // does not exist for it, whatever the request says); the version check of the write catches
     // a move by someone else in between.
-    findWritable(id);
+    JobDefinition before = findWritable(id);
     long expected = expectedVersion(ifMatch, request.version());
     JobDefinition wanted = request.toDefinition(id);
     Callers.requireWriteNew(wanted.app(), "app");
+    // The definition the update replaces, for the audit entry: the update applies only at the
+    // expected version, so a conflict refuses it and nothing is recorded.
     JobDefinition stored = store.update(wanted, expected);
-    Audit.jobChanged(id, "updated", "version " + expected + " -> " + stored.version());
+    audit.job(AuditAction.JOB_UPDATED, before, stored, "");
     return ResponseEntity.ok().eTag(Versions.etag(stored.version())).body(written(stored));
   }
 
@@ -201,30 +207,30 @@ class JobController {
   ResponseEntity<Void> delete(
       @PathVariable String id,
       @RequestHeader(name = Versions.IF_MATCH, required = false) String ifMatch) {
-    findWritable(id);
+    JobDefinition before = findWritable(id); // also the audit entry's definition before
     OptionalLong expected = Versions.ifMatch(ifMatch);
     if (expected.isPresent()) {
       store.delete(id, expected.getAsLong());
     } else {
       store.delete(id);
     }
-    Audit.jobChanged(id, "deleted", "");
+    audit.jobs(AuditAction.JOB_DELETED, List.of(new AuditTrail.JobChange(id, before, null)), "");
     return ResponseEntity.noContent().build();
   }
 
   @PostMapping(path = JOBS + "/{id}/enable", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> enable(@PathVariable String id) {
-    findWritable(id);
+    JobDefinition before = findWritable(id);
     JobDefinition job = store.enable(id);
-    Audit.jobChanged(id, "enabled", "");
+    audit.job(AuditAction.JOB_ENABLED, before, job, "");
     return ResponseEntity.ok().eTag(Versions.etag(job.version())).body(written(job));
   }
 
   @PostMapping(path = JOBS + "/{id}/disable", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> disable(@PathVariable String id) {
-    findWritable(id);
+    JobDefinition before = findWritable(id);
     JobDefinition job = store.disable(id);
-    Audit.jobChanged(id, "disabled", "");
+    audit.job(AuditAction.JOB_DISABLED, before, job, "");
     return ResponseEntity.ok()
         .eTag(Versions.etag(job.version()))
         .body(JobView.of(job, catalog.nextFire(id), List.of()));
@@ -256,7 +262,7 @@ class JobController {
         }
       }
     }
-    Audit.jobChanged(stored.id(), "copied", "from " + id + ", disabled");
+    audit.job(AuditAction.JOB_COPIED, null, stored, "copy of " + id + ", disabled");
     return ResponseEntity.created(URI.create(JOBS + "/" + stored.id()))
         .eTag(Versions.etag(stored.version()))
         .body(written(stored));
@@ -289,12 +295,13 @@ class JobController {
     }
     TriggerId trigger =
         adhoc.triggerNow(id, params, slot == null ? OptionalInt.empty() : OptionalInt.of(slot));
-    Audit.jobChanged(
+    audit.trigger(
+        AuditAction.JOB_TRIGGERED,
+        store.get(id).map(JobDefinition::app).orElse(null),
         id,
-        "triggered now",
-        trigger
-            + (params.isPresent() ? " with overridden params" : "")
-            + (slot != null ? " on slot " + slot : ""));
+        trigger.value(),
+        (params.isPresent() ? "with overridden params" : "")
+            + (slot != null ? (params.isPresent() ? ", " : "") + "on slot " + slot : ""));
     return ResponseEntity.accepted()
         .location(URI.create("/api/v1/triggers/" + trigger.value()))
         .body(new TriggerNowResponse(trigger.value(), id, params.isPresent(), slot));

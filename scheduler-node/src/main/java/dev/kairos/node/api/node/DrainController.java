@@ -1,11 +1,14 @@
 package dev.kairos.node.api.node;
 
+import dev.kairos.audit.AuditAction;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.cluster.drain.DrainPhase;
 import dev.kairos.node.cluster.drain.DrainRefusedException;
 import dev.kairos.node.cluster.drain.DrainStatus;
 import dev.kairos.node.cluster.drain.NodeDrain;
+import dev.kairos.node.system.NodeIdentity;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.responses.ApiResponses;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,9 +32,13 @@ class DrainController {
   private static final String DRAIN = "/api/v1/node/drain";
 
   private final ObjectProvider<NodeDrain> drain;
+  private final NodeIdentity node;
+  private final AuditTrail audit;
 
-  DrainController(ObjectProvider<NodeDrain> drain) {
+  DrainController(ObjectProvider<NodeDrain> drain, NodeIdentity node, AuditTrail audit) {
     this.drain = drain;
+    this.node = node;
+    this.audit = audit;
   }
 
   @GetMapping(path = DRAIN, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -51,7 +58,14 @@ class DrainController {
     boolean running = nodeDrain.status().phase().inProgress();
     boolean drained = nodeDrain.status().phase() == DrainPhase.DRAINED;
     try {
-      DrainStatus status = nodeDrain.request(request != null && request.exitWhenDrained());
+      boolean exit = request != null && request.exitWhenDrained();
+      DrainStatus status = nodeDrain.request(exit);
+      if (!running && !drained) {
+        audit.action(
+            AuditAction.NODE_DRAIN_STARTED,
+            null,
+            "node " + node.name() + (exit ? ", exits when drained" : ""));
+      }
       return ResponseEntity.status(running || drained ? HttpStatus.OK : HttpStatus.ACCEPTED)
           .body(status);
     } catch (DrainRefusedException e) {

@@ -29,11 +29,12 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * preview, which only computes) for {@code VIEWER}, {@code OPERATOR} and {@code ADMIN}; writes to
  * jobs, batches, imports, triggers and app settings for {@code OPERATOR} (of the apps its token
  * names, checked per endpoint) and {@code ADMIN}; everything else {@code ADMIN} only; the runtime
- * tokens ({@code /api/v1/tokens}) ADMIN only, reads included. Actuator: health open (load
- * balancers, the demo), every other endpoint {@code ADMIN}. The internal cluster endpoints check
- * their own shared secret and stay outside bearer auth. The OpenAPI document and Swagger UI are
- * open: they describe the API, hold no data. Anything else is refused. Stateless: no session, no
- * cookie, hence no CSRF token.
+ * tokens ({@code /api/v1/tokens}), the console users ({@code /api/v1/users}) and the audit trail
+ * ({@code /api/v1/audit}) ADMIN only, reads included. Actuator: health open (load balancers, the
+ * demo), every other endpoint {@code ADMIN}. The internal cluster endpoints check their own shared
+ * secret and stay outside bearer auth. The OpenAPI document and Swagger UI are open: they describe
+ * the API, hold no data. Anything else is refused. Stateless: no session, no cookie, hence no CSRF
+ * token.
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiSecurityConfiguration {
@@ -56,6 +57,9 @@ public class ApiSecurityConfiguration {
     "/api/v1/triggers/**",
     "/api/v1/apps/**"
   };
+
+  /** The audit trail: who changed what, with job definitions whole (params included). */
+  public static final String AUDIT_PATH = "/api/v1/audit";
 
   @Bean
   RuntimeTokenStore runtimeTokenStore(KairosRedis redis, ClusterClock clock) {
@@ -136,6 +140,9 @@ public class ApiSecurityConfiguration {
                     // Tokens and users, even their names and owners, are the admins' business.
                     .requestMatchers(
                         TOKENS_PATH, TOKENS_PATH + "/**", USERS_PATH, USERS_PATH + "/**")
+                    .hasRole(admin)
+                    // The audit trail holds params whole (as an admin reads them): admins only.
+                    .requestMatchers(AUDIT_PATH, AUDIT_PATH + "/**")
                     .hasRole(admin)
                     .requestMatchers(HttpMethod.GET, "/api/**")
                     .hasAnyRole(admin, operator, viewer)

@@ -1,12 +1,14 @@
 package dev.kairos.node.api.token;
 
+import dev.kairos.audit.AuditAction;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.validation.ValidationProblem;
+import dev.kairos.node.api.audit.Actor;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.security.ApiSecurityConfiguration;
-import dev.kairos.node.api.web.Audit;
 import dev.kairos.security.token.IssuedToken;
 import dev.kairos.security.token.RuntimeTokenStore;
 import dev.kairos.security.token.TokenListing;
@@ -36,10 +38,12 @@ class TokenController {
 
   private final RuntimeTokenStore store;
   private final ClusterClock clock;
+  private final AuditTrail audit;
 
-  TokenController(RuntimeTokenStore store, ClusterClock clock) {
+  TokenController(RuntimeTokenStore store, ClusterClock clock, AuditTrail audit) {
     this.store = store;
     this.clock = clock;
+    this.audit = audit;
   }
 
   @GetMapping(path = TOKENS, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -66,11 +70,16 @@ class TokenController {
           problems.stream().map(p -> new FieldError(p.field(), p.message())).toList(),
           Map.of());
     }
-    IssuedToken issued = store.create(request, Audit.caller());
-    Audit.action(
-        "API token " + issued.token().id() + " created",
-        issued.token().name()
-            + ", role "
+    IssuedToken issued = store.create(request, Actor.current().name());
+    // Never the secret: the token's id, name, role and owner.
+    audit.action(
+        AuditAction.TOKEN_CREATED,
+        null,
+        "token "
+            + issued.token().id()
+            + " ("
+            + issued.token().name()
+            + "), role "
             + issued.token().role()
             + " of "
             + issued.token().scope()
@@ -84,9 +93,9 @@ class TokenController {
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void revoke(@PathVariable String id) {
     store
-        .revoke(id, Audit.caller())
+        .revoke(id, Actor.current().name())
         .orElseThrow(
             () -> new ApiProblemException(ProblemType.NOT_FOUND, "no API token with id " + id));
-    Audit.action("API token " + id + " revoked", "");
+    audit.action(AuditAction.TOKEN_REVOKED, null, "token " + id);
   }
 }

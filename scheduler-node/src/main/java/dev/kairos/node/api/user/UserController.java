@@ -1,11 +1,13 @@
 package dev.kairos.node.api.user;
 
+import dev.kairos.audit.AuditAction;
 import dev.kairos.core.validation.ValidationProblem;
+import dev.kairos.node.api.audit.Actor;
+import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.security.ApiSecurityConfiguration;
-import dev.kairos.node.api.web.Audit;
 import dev.kairos.security.user.LocalUser;
 import dev.kairos.security.user.LocalUserStore;
 import dev.kairos.security.user.UserRequest;
@@ -34,10 +36,12 @@ class UserController {
 
   private final LocalUserStore users;
   private final UserSessions sessions;
+  private final AuditTrail audit;
 
-  UserController(LocalUserStore users, UserSessions sessions) {
+  UserController(LocalUserStore users, UserSessions sessions, AuditTrail audit) {
     this.users = users;
     this.sessions = sessions;
+    this.audit = audit;
   }
 
   @GetMapping(path = USERS, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -53,12 +57,12 @@ class UserController {
     invalidIf(request.problems());
     LocalUser user =
         users
-            .create(request, Audit.caller())
+            .create(request, Actor.current().name())
             .orElseThrow(
                 () ->
                     ApiProblemException.field(
                         ProblemType.USER_EXISTS, "username", "is taken: " + body.username()));
-    Audit.action("console user " + user.username() + " created", user.toString());
+    audit.action(AuditAction.USER_CREATED, null, user.toString());
     return UserView.of(user);
   }
 
@@ -66,21 +70,27 @@ class UserController {
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void setPassword(@PathVariable String username, @RequestBody PasswordChangeRequest body) {
     invalidIf(UserRequest.passwordProblems(body.password()));
-    if (!users.setPassword(username, body.password(), Audit.caller())) {
+    if (!users.setPassword(username, body.password(), Actor.current().name())) {
       throw notFound(username);
     }
-    int ended = sessions.endAll(username, Audit.caller());
-    Audit.action("console user " + username + "'s password changed", ended + " session(s) ended");
+    int ended = sessions.endAll(username, Actor.current().name());
+    audit.action(
+        AuditAction.USER_PASSWORD_CHANGED,
+        null,
+        "console user " + username + ", " + ended + " session(s) ended");
   }
 
   @DeleteMapping(path = USERS + "/{username}")
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void delete(@PathVariable String username) {
-    if (!users.delete(username, Audit.caller())) {
+    if (!users.delete(username, Actor.current().name())) {
       throw notFound(username);
     }
-    int ended = sessions.endAll(username, Audit.caller());
-    Audit.action("console user " + username + " deleted", ended + " session(s) ended");
+    int ended = sessions.endAll(username, Actor.current().name());
+    audit.action(
+        AuditAction.USER_DELETED,
+        null,
+        "console user " + username + ", " + ended + " session(s) ended");
   }
 
   private static void invalidIf(List<ValidationProblem> problems) {

@@ -1,10 +1,11 @@
-package dev.kairos.mq;
+package dev.kairos.core.lifecycle;
 
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The lifecycle every long-lived component of this module follows: {@code start()} once, {@code
- * close()} any number of times. A component holds one of these and asks it before acting.
+ * The lifecycle every long-lived component follows: {@code start()} once, {@code close()} any
+ * number of times. A component holds one of these and asks it before acting; shared by every module
+ * (executor-mq, audit) so the state machine is written once.
  */
 public final class Lifecycle {
 

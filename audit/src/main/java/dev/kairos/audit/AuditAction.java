@@ -1,0 +1,42 @@
+package dev.kairos.audit;
+
+/** What a write through the admin API did; one audit entry each. */
+public enum AuditAction {
+  JOB_CREATED,
+  /** Created as a copy of another job ({@code detail} names it), disabled. */
+  JOB_COPIED,
+  JOB_UPDATED,
+  JOB_ENABLED,
+  JOB_DISABLED,
+  JOB_DELETED,
+  /** Created or updated by an import: one entry per job written. */
+  JOB_IMPORTED,
+  /** "Trigger now": the new trigger's id is in the entry. */
+  JOB_TRIGGERED,
+  /** A trigger cancelled before it started. */
+  TRIGGER_CANCELLED,
+  /** A running trigger whose executor was asked to interrupt it. */
+  TRIGGER_CANCEL_REQUESTED,
+  APP_SETTINGS_WRITTEN,
+  CLUSTER_PAUSED,
+  CLUSTER_RESUMED,
+  /** A rebuild of Redis shards from PostgreSQL ran. */
+  REBUILD_RUN,
+  /** A node was asked to drain (its name is in {@code detail}). */
+  NODE_DRAIN_STARTED,
+  TOKEN_CREATED,
+  TOKEN_REVOKED,
+  USER_CREATED,
+  USER_PASSWORD_CHANGED,
+  USER_DELETED;
+
+  /** The action named {@code name}, or null for a name this version does not know. */
+  public static AuditAction parse(String name) {
+    for (AuditAction a : values()) {
+      if (a.name().equals(name)) {
+        return a;
+      }
+    }
+    return null;
+  }
+}
