@@ -9,10 +9,12 @@ import dev.kairos.core.time.KairosClock;
 import dev.kairos.core.validation.ValidationProblem;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.crypto.password.Pbkdf2PasswordEncoder;
 
@@ -30,7 +32,16 @@ public final class LocalUserStore {
 
   private final KairosRedis redis;
   private final KairosClock clock;
-  private final PasswordEncoder passwords = Pbkdf2PasswordEncoder.defaultsForSpringSecurity_v5_8();
+
+  /**
+   * Hashes carry their algorithm's id ({@code {pbkdf2@SpringSecurity_v5_8}...}), so a later version
+   * can move to another KDF and still check the stored ones.
+   */
+  private static final String KDF = "pbkdf2@SpringSecurity_v5_8";
+
+  private final PasswordEncoder passwords =
+      new DelegatingPasswordEncoder(
+          KDF, Map.of(KDF, Pbkdf2PasswordEncoder.defaultsForSpringSecurity_v5_8()));
 
   /** Checked against when the name is unknown, so a miss costs what a wrong password costs. */
   private final String decoy;
