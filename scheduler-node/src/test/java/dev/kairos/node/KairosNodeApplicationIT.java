@@ -56,6 +56,9 @@ class KairosNodeApplicationIT {
       assertThat(health.at("/components/zookeeper/status").asText()).isEqualTo("UP");
       assertThat(health.at("/components/zookeeper/details/negotiatedSessionTimeoutMs").asLong())
           .isPositive();
+      assertThat(health.at("/components/zookeeper/details/authentication").asText())
+          .as("kairos.zookeeper.auth is off by default")
+          .isEqualTo("none");
       assertThat(health.at("/components/rocketmq/status").asText()).isEqualTo("UP");
       assertThat(health.at("/components/rocketmq/details/brokers").size()).isPositive();
       assertThat(health.at("/components/postgres/status").asText()).isEqualTo("UP");

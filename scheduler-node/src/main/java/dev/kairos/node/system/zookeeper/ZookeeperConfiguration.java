@@ -16,11 +16,12 @@ class ZookeeperConfiguration {
   /**
    * Takes the validated {@link TimingParameters} so a node with inconsistent timing never opens a
    * session. Starting does not wait for a connection: the health indicator reports it, and Curator
-   * keeps retrying in the background.
+   * keeps retrying in the background. With {@code kairos.zookeeper.auth} set, every session
+   * authenticates and every znode is created readable and writable by those credentials only.
    */
   @Bean(destroyMethod = "close")
   CuratorFramework curatorFramework(ZookeeperProperties zookeeper, TimingParameters timing) {
-    CuratorFramework client =
+    CuratorFrameworkFactory.Builder builder =
         CuratorFrameworkFactory.builder()
             .connectString(zookeeper.getConnectString())
             .sessionTimeoutMs(Math.toIntExact(timing.zkSessionTimeout().toMillis()))
@@ -28,8 +29,8 @@ class ZookeeperConfiguration {
             .retryPolicy(
                 new ExponentialBackoffRetry(
                     Math.toIntExact(zookeeper.getRetryBaseSleep().toMillis()),
-                    zookeeper.getRetryMaxAttempts()))
-            .build();
+                    zookeeper.getRetryMaxAttempts()));
+    CuratorFramework client = ZookeeperAcl.apply(builder, zookeeper.getAuth()).build();
     client.start();
     return client;
   }

@@ -25,6 +25,8 @@ class ZookeeperHealthIndicator extends AbstractHealthIndicator {
         .withDetail("connectString", properties.getConnectString())
         .withDetail("state", client.getState().name())
         .withDetail("connected", connected)
+        // Which scheme, never the credentials: lets an operator check a rollout node by node.
+        .withDetail("authentication", properties.getAuth().hasCredentials() ? "digest" : "none")
         .withDetail("requestedSessionTimeoutMs", properties.getSessionTimeout().toMillis());
     if (connected) {
       // The server may grant a different timeout than asked; the timing rules assume the ask.

@@ -8,12 +8,21 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.StringUtils;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 import org.springframework.validation.annotation.Validated;
 
-/** The ZooKeeper ensemble used for membership and leader election ({@code kairos.zookeeper.*}). */
+/**
+ * The ZooKeeper ensemble used for membership and leader election ({@code kairos.zookeeper.*}).
+ *
+ * <p>It validates itself ({@link Validator}; Boot's binder runs it after the field constraints),
+ * because whether {@code auth} is complete depends on two properties at once and the failure must
+ * name the one that is missing.
+ */
 @Validated
 @ConfigurationProperties("kairos.zookeeper")
-public class ZookeeperProperties {
+public class ZookeeperProperties implements Validator {
 
   public static final String DEFAULT_CONNECT_STRING = "127.0.0.1:2181";
   public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(3);
@@ -51,6 +60,9 @@ public class ZookeeperProperties {
   @Min(0)
   @Max(29) // ExponentialBackoffRetry's own cap
   private int retryMaxAttempts = DEFAULT_RETRY_MAX_ATTEMPTS;
+
+  /** Digest authentication and creator-only znode ACLs; off while both of its fields are blank. */
+  @NotNull private Auth auth = new Auth();
 
   public String getConnectString() {
     return connectString;
@@ -106,5 +118,100 @@ public class ZookeeperProperties {
 
   public void setRetryMaxAttempts(int retryMaxAttempts) {
     this.retryMaxAttempts = retryMaxAttempts;
+  }
+
+  public Auth getAuth() {
+    return auth;
+  }
+
+  public void setAuth(Auth auth) {
+    this.auth = auth;
+  }
+
+  @Override
+  public boolean supports(Class<?> type) {
+    return ZookeeperProperties.class.isAssignableFrom(type);
+  }
+
+  /**
+   * Half a credential is refused rather than read as "off": an operator who set one of the two
+   * meant to turn authentication on, and a node that silently ran with open ACLs would hide it.
+   * Rejected values are only ever the blank or the user name, so the password never reaches the
+   * failure report.
+   */
+  @Override
+  public void validate(Object target, Errors errors) {
+    Auth credentials = ((ZookeeperProperties) target).getAuth();
+    if (credentials == null) {
+      return; // reported by @NotNull
+    }
+    boolean user = StringUtils.hasText(credentials.getUsername());
+    boolean password = StringUtils.hasText(credentials.getPassword());
+    if (user && !password) {
+      errors.rejectValue(
+          "auth.password",
+          "Required",
+          "kairos.zookeeper.auth.password must be set when kairos.zookeeper.auth.username is"
+              + " (both, or neither to turn ZooKeeper authentication off)");
+    } else if (password && !user) {
+      errors.rejectValue(
+          "auth.username",
+          "Required",
+          "kairos.zookeeper.auth.username must be set when kairos.zookeeper.auth.password is"
+              + " (both, or neither to turn ZooKeeper authentication off)");
+    }
+    if (user && credentials.getUsername().indexOf(':') >= 0) {
+      // The digest provider splits "user:password" at the first ':'.
+      errors.rejectValue(
+          "auth.username", "Pattern", "kairos.zookeeper.auth.username must not contain ':'");
+    }
+  }
+
+  /**
+   * ZooKeeper digest credentials ({@code kairos.zookeeper.auth.*}). With them, the node
+   * authenticates every session as {@code digest:<username>} and creates each znode with {@code
+   * CREATOR_ALL_ACL}, so only clients holding the same credentials can read or change them.
+   */
+  public static class Auth {
+
+    /**
+     * Digest user name the node authenticates as; the same on every node of a cluster. Blank, with
+     * a blank password, turns authentication off.
+     */
+    private String username = "";
+
+    /** The user's password; never logged or shown. Must be set exactly when the username is. */
+    private String password = "";
+
+    /** Whether both halves are present, which is when the node authenticates. */
+    public boolean hasCredentials() {
+      return StringUtils.hasText(username) && StringUtils.hasText(password);
+    }
+
+    public String getUsername() {
+      return username;
+    }
+
+    public void setUsername(String username) {
+      this.username = username;
+    }
+
+    public String getPassword() {
+      return password;
+    }
+
+    public void setPassword(String password) {
+      this.password = password;
+    }
+
+    /** Says whether a password is set, never what it is. */
+    @Override
+    public String toString() {
+      return "Auth[username="
+          + username
+          + ", password="
+          + (StringUtils.hasText(password) ? "<set>" : "<blank>")
+          + "]";
+    }
   }
 }
