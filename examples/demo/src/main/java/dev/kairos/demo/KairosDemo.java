@@ -10,6 +10,9 @@ import dev.kairos.devinfra.ZkMode;
 import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.spring.KairosExecutorLifecycle;
 import dev.kairos.node.KairosNodeApplication;
+import dev.kairos.security.Role;
+import dev.kairos.security.user.LocalUserStore;
+import dev.kairos.security.user.UserRequest;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +55,14 @@ public final class KairosDemo implements AutoCloseable {
   /** {@code printf %s kairos-demo-operator | sha256sum} */
   static final String DEMO_OPERATOR_TOKEN_SHA256 =
       "e5dcaba0c9712343cbf01480160301f4f5acf6d109361ab199bf29fb0afb4093";
+
+  /**
+   * The demo's console user (README "The web console"): a person who signs in with a name and a
+   * password, OPERATOR of the app {@code demo}; demo only, the password is published.
+   */
+  public static final String DEMO_USER = "demo-user";
+
+  public static final String DEMO_USER_PASSWORD = "kairos-demo-password";
 
   /** The demo node's cluster secret: it has no other node to talk to, and it is published. */
   static final String DEMO_CLUSTER_SECRET = "kairos-demo-cluster-secret";
@@ -150,6 +161,12 @@ public final class KairosDemo implements AutoCloseable {
     try {
       long from = System.currentTimeMillis();
       List<JobDefinition> jobs = DemoJobCatalog.createAll(node.getBean(JobStore.class));
+      // Kept across restarts of the demo (its Redis survives them): created once.
+      node.getBean(LocalUserStore.class)
+          .create(
+              new UserRequest(
+                  DEMO_USER, DEMO_USER_PASSWORD, Role.OPERATOR, List.of(DemoJobCatalog.APP)),
+              "demo");
       KairosExecutor runtime = executor.getBean(KairosExecutorLifecycle.class).executor();
       DemoReport report =
           new DemoReport(

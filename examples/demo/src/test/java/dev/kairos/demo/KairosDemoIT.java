@@ -45,6 +45,7 @@ class KairosDemoIT {
     assertDemoTokenReadsTheDemoJobs(demo);
     assertDemoViewerTokenReadsButCannotWrite(demo);
     assertDemoOperatorTokenWritesOnlyTheDemoApp(demo);
+    assertTheDemoUserSignsInToTheConsole(demo);
     assertTheFaviconNeedsNoToken(demo);
 
     DemoReport.Snapshot settled;
@@ -171,6 +172,52 @@ class KairosDemoIT {
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(pause.statusCode()).as(pause.body()).isEqualTo(403);
+  }
+
+  /** README's console user: a name and a password, an OPERATOR of the app demo. */
+  private static void assertTheDemoUserSignsInToTheConsole(KairosDemo demo) throws Exception {
+    HttpClient http =
+        HttpClient.newBuilder()
+            .cookieHandler(new java.net.CookieManager())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    String base = "http://localhost:" + demo.port();
+    String form =
+        http.send(
+                HttpRequest.newBuilder(URI.create(base + "/console/sign-in"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    java.util.regex.Matcher csrf =
+        java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(form);
+    assertThat(csrf.find()).as(form).isTrue();
+    String body =
+        "name="
+            + KairosDemo.DEMO_USER
+            + "&token="
+            + KairosDemo.DEMO_USER_PASSWORD
+            + "&_csrf="
+            + java.net.URLEncoder.encode(csrf.group(1), java.nio.charset.StandardCharsets.UTF_8);
+    HttpResponse<String> signedIn =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/console/sign-in"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(signedIn.headers().firstValue("Location"))
+        .hasValueSatisfying(l -> assertThat(l).endsWith("/console"));
+    String jobs =
+        http.send(
+                HttpRequest.newBuilder(URI.create(base + "/console/jobs"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    assertThat(jobs).contains(KairosDemo.DEMO_USER + " (OPERATOR)").contains("demo-fast-");
   }
 
   /** Every console page asks for /favicon.ico; it must not be the API's 401. */
