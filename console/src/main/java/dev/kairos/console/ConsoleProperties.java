@@ -33,6 +33,41 @@ public class ConsoleProperties {
    */
   private String apiBaseUrl = "";
 
+  /** How people signed in through OpenID Connect get their role and apps. */
+  private final Oidc oidc = new Oidc();
+
+  public Oidc getOidc() {
+    return oidc;
+  }
+
+  /**
+   * The claim of the ID token (or user info) that lists a person's groups, and the prefix of the
+   * groups that grant Kairos roles: {@code <prefix>admin}, {@code <prefix>viewer} (all apps),
+   * {@code <prefix>operator:<app>}, {@code <prefix>viewer:<app>}.
+   */
+  public static class Oidc {
+
+    private String groupsClaim = "groups";
+
+    private String groupPrefix = "kairos:";
+
+    public String getGroupsClaim() {
+      return groupsClaim;
+    }
+
+    public void setGroupsClaim(String groupsClaim) {
+      this.groupsClaim = groupsClaim;
+    }
+
+    public String getGroupPrefix() {
+      return groupPrefix;
+    }
+
+    public void setGroupPrefix(String groupPrefix) {
+      this.groupPrefix = groupPrefix;
+    }
+  }
+
   public String getApiBaseUrl() {
     return apiBaseUrl;
   }

@@ -8,6 +8,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.oauth2.server.resource.introspection.OpaqueTokenIntrospector;
 import org.springframework.security.web.SecurityFilterChain;
 
@@ -26,6 +27,14 @@ public class ConsoleSecurityConfiguration {
   public static final String SIGN_IN = "/console/sign-in";
   public static final String SIGN_OUT = "/console/sign-out";
   public static final String PREVIEW = "/console/jobs/preview";
+
+  /**
+   * Where a sign-in through an OpenID Connect provider starts: {@code <this>/<registration id>}.
+   */
+  public static final String OIDC_START = "/console/oauth2/authorization";
+
+  /** Where the provider sends the browser back with the code. */
+  public static final String OIDC_CALLBACK = "/console/login/oauth2/code/*";
 
   /** Cluster-wide controls (pause, resume). */
   public static final String CLUSTER = "/console/cluster";
@@ -56,9 +65,11 @@ public class ConsoleSecurityConfiguration {
       HttpSecurity http,
       OpaqueTokenIntrospector tokens,
       ConsoleProperties properties,
-      ObjectProvider<PasswordSignIn> passwordSignIn)
+      ObjectProvider<PasswordSignIn> passwordSignIn,
+      ObjectProvider<ClientRegistrationRepository> oidcProviders)
       throws Exception {
     PasswordSignIn users = passwordSignIn.getIfAvailable();
+    ClientRegistrationRepository oidc = oidcProviders.getIfAvailable();
     String admin = "ADMIN";
     String viewer = "VIEWER";
     String operator = "OPERATOR";
@@ -66,7 +77,13 @@ public class ConsoleSecurityConfiguration {
         .authenticationProvider(new TokenAuthenticationProvider(tokens, users))
         .authorizeHttpRequests(
             auth ->
-                auth.requestMatchers(SIGN_IN, "/console/static/**", "/console/assets/**", FAVICON)
+                auth.requestMatchers(
+                        SIGN_IN,
+                        "/console/static/**",
+                        "/console/assets/**",
+                        FAVICON,
+                        OIDC_START + "/**",
+                        OIDC_CALLBACK)
                     .permitAll()
                     .requestMatchers(TOKENS, TOKENS + "/**", AUDIT, AUDIT + "/**")
                     .hasRole(admin)
@@ -103,8 +120,28 @@ public class ConsoleSecurityConfiguration {
                           }
                         })
                     .logoutSuccessUrl(SIGN_IN + "?signedOut"))
-        .httpBasic(basic -> basic.disable())
-        .exceptionHandling(
+        .httpBasic(basic -> basic.disable());
+    if (oidc != null && users != null) {
+      // Sign-in through an OpenID Connect provider registered with Spring Boot's
+      // spring.security.oauth2.client.registration.<id>.* (redirect URI
+      // {baseUrl}/console/login/oauth2/code/{registrationId}); its endpoints live under /console
+      // so this chain handles them.
+      http.oauth2Login(
+          login ->
+              login
+                  .loginPage(SIGN_IN)
+                  .authorizationEndpoint(a -> a.baseUri(OIDC_START))
+                  .redirectionEndpoint(r -> r.baseUri(OIDC_CALLBACK))
+                  .successHandler(
+                      new OidcSignInSuccess(
+                          users,
+                          properties.getOidc().getGroupsClaim(),
+                          properties.getOidc().getGroupPrefix(),
+                          new IdleTimeoutOnSignIn(properties.getIdleTimeout(), HOME),
+                          SIGN_IN + "?error"))
+                  .failureUrl(SIGN_IN + "?error"));
+    }
+    http.exceptionHandling(
             e ->
                 e.authenticationEntryPoint(new ConsoleEntryPoint(SIGN_IN))
                     .accessDeniedHandler(new ConsoleDeniedHandler()))

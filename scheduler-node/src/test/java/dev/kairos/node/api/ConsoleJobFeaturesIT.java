@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,9 +37,27 @@ class ConsoleJobFeaturesIT {
   private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
   private static ApiTestNode node;
 
+  /** A real OpenID Connect provider (mock-oauth2-server) the node registers as "test-idp". */
+  private static MockOAuth2Server idp;
+
+  private static final String IDP = "test-idp";
+
   @BeforeAll
   static void start(EmbeddedInfrastructure infra) {
+    idp = new MockOAuth2Server();
+    idp.start(0);
     Map<String, String> overrides = new LinkedHashMap<>();
+    String registration = "spring.security.oauth2.client.registration." + IDP + ".";
+    overrides.put(registration + "client-id", "kairos-console");
+    overrides.put(registration + "client-secret", "console-secret");
+    overrides.put(registration + "client-name", "Test IdP");
+    overrides.put(registration + "scope", "openid,profile");
+    overrides.put(registration + "authorization-grant-type", "authorization_code");
+    overrides.put(
+        registration + "redirect-uri", "{baseUrl}/console/login/oauth2/code/{registrationId}");
+    overrides.put(
+        "spring.security.oauth2.client.provider." + IDP + ".issuer-uri",
+        idp.issuerUrl(IDP).toString());
     overrides.put("kairos.node.name", "console-features-" + RUN);
     overrides.put("kairos.zookeeper.root-path", "/kairos-console-features-" + RUN);
     overrides.put("kairos.fire.enabled", "false");
@@ -51,6 +71,9 @@ class ConsoleJobFeaturesIT {
   static void stop() {
     if (node != null) {
       node.close();
+    }
+    if (idp != null) {
+      idp.shutdown();
     }
   }
 
@@ -464,5 +487,48 @@ class ConsoleJobFeaturesIT {
       }
     }
     return found;
+  }
+
+  @Test
+  void aPersonSignsInThroughTheIdentityProviderWithTheRoleAndAppsTheirGroupsGive() {
+    idp.enqueueCallback(
+        new DefaultOAuth2TokenCallback(
+            IDP,
+            "subject-ann",
+            "JWT",
+            java.util.List.of("kairos-console"),
+            Map.of(
+                "preferred_username",
+                "ann-" + RUN,
+                "groups",
+                java.util.List.of("staff", "kairos:operator:team-a-" + RUN)),
+            3600));
+
+    ConsoleSession session = ConsoleSession.signInThrough(node, IDP);
+
+    assertThat(session.get("/console/jobs").html()).contains("ann-" + RUN + " (OPERATOR)");
+    JsonNode token = sessionTokensOf("ann-" + RUN).get(0);
+    assertThat(token.path("role").asText()).isEqualTo("OPERATOR");
+    assertThat(token.path("apps").toString()).isEqualTo("[\"team-a-" + RUN + "\"]");
+    assertThat(session.get("/console/tokens").status()).isEqualTo(403);
+    session.post("/console/sign-out", Map.of());
+    assertThat(sessionTokensOf("ann-" + RUN)).isEmpty();
+  }
+
+  @Test
+  void aPersonWithoutAKairosGroupIsNotSignedIn() {
+    idp.enqueueCallback(
+        new DefaultOAuth2TokenCallback(
+            IDP,
+            "subject-bob",
+            "JWT",
+            java.util.List.of("kairos-console"),
+            Map.of("preferred_username", "bob-" + RUN, "groups", java.util.List.of("staff")),
+            3600));
+
+    ConsoleSession.Page landed = ConsoleSession.attemptThrough(node, IDP);
+
+    assertThat(landed.location()).endsWith("/console/sign-in?error");
+    assertThat(sessionTokensOf("bob-" + RUN)).isEmpty();
   }
 }

@@ -66,6 +66,38 @@ final class ConsoleSession {
     return session.post("/console/sign-in", Map.of("name", username, "token", password));
   }
 
+  /**
+   * Signs in through an OpenID Connect provider the node registered as {@code registration}: the
+   * browser's round trip (console, provider, back to the console with the code) followed by hand.
+   */
+  static ConsoleSession signInThrough(ApiTestNode node, String registration) {
+    ConsoleSession session = new ConsoleSession(node.port());
+    Page landed = session.followOidc(registration);
+    assertThat(landed.location()).as("signed in: " + landed).endsWith("/console");
+    return session;
+  }
+
+  /** As {@link #signInThrough}, answering where the console finally sends the browser. */
+  static Page attemptThrough(ApiTestNode node, String registration) {
+    return new ConsoleSession(node.port()).followOidc(registration);
+  }
+
+  private Page followOidc(String registration) {
+    get("/console/sign-in");
+    Page step = get("/console/oauth2/authorization/" + registration);
+    // To the provider, which signs the person in at once (no login page) and sends the browser
+    // back to the console's callback, which answers with the console or the sign-in page.
+    for (int hop = 0; hop < 2; hop++) {
+      assertThat(step.status()).as(step.toString()).isEqualTo(302);
+      step = send(HttpRequest.newBuilder(URI.create(absolute(step.location()))).GET());
+    }
+    return step;
+  }
+
+  private String absolute(String location) {
+    return location.startsWith("http") ? location : base + location;
+  }
+
   /** A page; remembers the CSRF token it renders for the next post. */
   Page get(String path) {
     return send(HttpRequest.newBuilder(URI.create(base + path)).GET());

@@ -1,11 +1,13 @@
 package dev.kairos.security.user;
 
 import dev.kairos.core.time.KairosClock;
+import dev.kairos.security.Role;
 import dev.kairos.security.token.IssuedToken;
 import dev.kairos.security.token.RuntimeToken;
 import dev.kairos.security.token.RuntimeTokenStore;
 import dev.kairos.security.token.TokenRequest;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -37,19 +39,21 @@ public final class UserSessions {
   public Optional<String> signIn(String username, String password) {
     return users
         .authenticate(username, password)
-        .map(
-            user -> {
-              IssuedToken issued =
-                  tokens.create(
-                      new TokenRequest(
-                          user.username(),
-                          user.username(),
-                          user.role(),
-                          user.apps(),
-                          clock.nowMs() + SESSION_LIFETIME.toMillis()),
-                      CREATED_BY);
-              return issued.secret();
-            });
+        .map(user -> issue(user.username(), user.role(), user.apps()));
+  }
+
+  /**
+   * A session token for a person someone else vouched for (an OpenID Connect provider), with the
+   * role and apps its groups give.
+   *
+   * @throws IllegalArgumentException when name, role or apps break the token rules
+   */
+  public String issue(String name, Role role, List<String> apps) {
+    IssuedToken issued =
+        tokens.create(
+            new TokenRequest(name, name, role, apps, clock.nowMs() + SESSION_LIFETIME.toMillis()),
+            CREATED_BY);
+    return issued.secret();
   }
 
   /**

@@ -3,9 +3,11 @@ package dev.kairos.node.api.user;
 import dev.kairos.console.security.PasswordSignIn;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.time.ClusterClock;
+import dev.kairos.security.Role;
 import dev.kairos.security.token.RuntimeTokenStore;
 import dev.kairos.security.user.LocalUserStore;
 import dev.kairos.security.user.UserSessions;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,6 +32,11 @@ class UserConfiguration {
       @Override
       public Optional<String> sessionToken(String username, String password) {
         return sessions.signIn(username, password);
+      }
+
+      @Override
+      public String sessionTokenFor(String name, String role, List<String> apps) {
+        return sessions.issue(name, Role.valueOf(role), apps);
       }
 
       @Override
