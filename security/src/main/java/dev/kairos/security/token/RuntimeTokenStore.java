@@ -51,8 +51,9 @@ public final class RuntimeTokenStore {
    * @throws IllegalArgumentException when the request has {@link TokenRequest#problems}; nothing is
    *     stored then
    */
-  public IssuedToken create(TokenRequest request, String createdBy) {
+  public IssuedToken create(TokenRequest asked, String createdBy) {
     long now = clock.nowMs();
+    TokenRequest request = asked.expiringFrom(now);
     if (!request.problems(now).isEmpty()) {
       throw new IllegalArgumentException("invalid token request: " + request.problems(now));
     }

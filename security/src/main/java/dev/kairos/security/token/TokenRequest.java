@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * What an admin asks for when creating a token. {@code expiresMs} is required: a token that never
- * expires is the one nobody remembers to revoke.
+ * What an admin asks for when creating a token. A token always expires (one that never does is the
+ * one nobody remembers to revoke): {@code expiresMs} null means {@link #DEFAULT_LIFETIME} from the
+ * instant it is created.
  */
 public record TokenRequest(
     String name, String owner, Role role, List<String> apps, Long expiresMs) {
@@ -28,6 +29,13 @@ public record TokenRequest(
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}");
   private static final int MAX_OWNER = 128;
+
+  /** This request with its expiry fixed: the one asked for, or the default from {@code nowMs}. */
+  public TokenRequest expiringFrom(long nowMs) {
+    return expiresMs != null
+        ? this
+        : new TokenRequest(name, owner, role, apps, nowMs + DEFAULT_LIFETIME.toMillis());
+  }
 
   /**
    * What is wrong with this request at cluster time {@code nowMs}; empty when it may be created.
@@ -62,7 +70,10 @@ public record TokenRequest(
           new ValidationProblem(
               "apps", "an OPERATOR token names the apps it operates (an ADMIN has them all)"));
     }
-    if (expiresMs == null || expiresMs <= nowMs) {
+    if (expiresMs == null) {
+      return problems; // the default lifetime: always valid
+    }
+    if (expiresMs <= nowMs) {
       problems.add(new ValidationProblem("expiresAt", "must be in the future"));
     } else if (expiresMs - nowMs > MAX_LIFETIME.toMillis()) {
       problems.add(

@@ -25,7 +25,7 @@ class TokenRequestTest {
 
   @Test
   void eachBadFieldIsNamed() {
-    assertThat(new TokenRequest("", " ", null, List.of(), null).problems(NOW))
+    assertThat(new TokenRequest("", " ", null, List.of(), NOW - 1).problems(NOW))
         .extracting(ValidationProblem::field)
         .containsExactly("name", "owner", "role", "expiresAt");
     assertThat(new TokenRequest("has space", "o", Role.ADMIN, List.of(), IN_A_DAY).problems(NOW))
@@ -34,6 +34,17 @@ class TokenRequestTest {
     assertThat(new TokenRequest("n", "line\nbreak", Role.ADMIN, List.of(), IN_A_DAY).problems(NOW))
         .extracting(ValidationProblem::field)
         .containsExactly("owner");
+  }
+
+  @Test
+  void noExpiryMeansTheDefaultLifetimeFromTheInstantOfCreation() {
+    TokenRequest open = new TokenRequest("n", "o", Role.VIEWER, List.of(), null);
+    assertThat(open.problems(NOW)).isEmpty();
+    assertThat(open.expiringFrom(NOW).expiresMs())
+        .isEqualTo(NOW + TokenRequest.DEFAULT_LIFETIME.toMillis());
+    assertThat(new TokenRequest("n", "o", Role.VIEWER, List.of(), IN_A_DAY).expiringFrom(NOW))
+        .extracting(TokenRequest::expiresMs)
+        .isEqualTo(IN_A_DAY);
   }
 
   @Test

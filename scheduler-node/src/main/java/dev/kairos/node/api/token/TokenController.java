@@ -56,10 +56,8 @@ class TokenController {
   @ResponseStatus(HttpStatus.CREATED)
   IssuedTokenView create(@RequestBody TokenCreateRequest body) {
     long now = clock.nowMs();
-    Long expiresMs =
-        body.expiresAt() == null
-            ? now + TokenRequest.DEFAULT_LIFETIME.toMillis()
-            : body.expiresAt().toEpochMilli();
+    // Absent: the default lifetime from the instant the store creates it (createdAt + 90 days).
+    Long expiresMs = body.expiresAt() == null ? null : body.expiresAt().toEpochMilli();
     TokenRequest request =
         new TokenRequest(body.name(), body.owner(), body.role(), body.apps(), expiresMs);
     List<ValidationProblem> problems = request.problems(now);
