@@ -24,11 +24,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * is drawn from a narrower one. Each candidate is checked by binding it.
  *
  * <p>A port handed out stays reserved for the life of the JVM, across JVMs too: this JVM holds a
- * lock on the file {@code <java.io.tmpdir>/kairos-free-ports/<port>} until it exits (the operating
- * system drops the lock of a killed JVM). Checking that a port binds is not enough on its own:
- * between the check and the server's bind, or while a test has stopped a server to start it again
- * on the same port, a second test JVM (Surefire forks, {@code mvn -T 2}) could pick the same port,
- * and ZooKeeper's embedded server exits its whole JVM when its bind fails.
+ * lock on the file {@code /tmp/kairos-free-ports/<port>} until it exits (the operating system drops
+ * the lock of a killed JVM). Checking that a port binds is not enough on its own: between the check
+ * and the server's bind, or while a test has stopped a server to start it again on the same port, a
+ * second test JVM (Surefire forks, {@code mvn -T 2}) could pick the same port, and ZooKeeper's
+ * embedded server exits its whole JVM when its bind fails.
  */
 public final class FreePorts {
 
@@ -41,12 +41,26 @@ public final class FreePorts {
   /** Ports handed out by this JVM, with the cross-JVM lock that reserves each. */
   private static final Map<Integer, FileLock> HANDED_OUT = new ConcurrentHashMap<>();
 
-  private static final Path LOCKS =
-      Path.of(System.getProperty("java.io.tmpdir"), "kairos-free-ports");
+  private static final Path LOCKS = lockDirectory();
 
   private static final int ATTEMPTS = 2_000;
 
   private FreePorts() {}
+
+  /**
+   * One directory for every JVM on the machine. Not {@code java.io.tmpdir}: the build gives each
+   * module's test forks their own ({@code <module>/target/tmp}), and two modules' tests run at once
+   * ({@code -T 2}), so locks there were invisible to the other module's JVMs and both could take
+   * the same port (CI lost a ZooKeeper that way: its bind failed and it exited the JVM).
+   */
+  static Path lockDirectory() {
+    Path shared = Path.of("/tmp");
+    Path base =
+        Files.isDirectory(shared) && Files.isWritable(shared)
+            ? shared
+            : Path.of(System.getProperty("java.io.tmpdir"));
+    return base.resolve("kairos-free-ports");
+  }
 
   /** One free port. */
   public static int pick() {
