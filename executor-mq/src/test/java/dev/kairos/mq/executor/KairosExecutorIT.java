@@ -126,7 +126,14 @@ class KairosExecutorIT {
   private TriggerMessage dispatch(
       String job, String handler, long timeoutMs, int copies, BlockStrategy block)
       throws Exception {
-    long fire = System.currentTimeMillis() + SEQ.incrementAndGet();
+    return dispatch(job, handler, timeoutMs, copies, block, 0);
+  }
+
+  /** As above, due {@code aheadMs} from now (the executor holds it until then). */
+  private TriggerMessage dispatch(
+      String job, String handler, long timeoutMs, int copies, BlockStrategy block, long aheadMs)
+      throws Exception {
+    long fire = System.currentTimeMillis() + aheadMs + SEQ.incrementAndGet();
     TriggerMessage trigger =
         TriggerMessage.of(
             job + ":" + fire, app, handler, fire, 1, "", 0, 1, timeoutMs, block, 1, fire);
@@ -227,7 +234,10 @@ class KairosExecutorIT {
 
   @Test
   void aTriggerWhoseJobWasDisabledAfterItWasSentIsDroppedAtItsFireTime() throws Exception {
-    TriggerMessage trigger = dispatch(app + "-disabled", "count", 0, 1);
+    // Due 2 s ahead, so the executor holds it and the disable below lands before its start claim
+    // (due at once, the claim could win the race and run it).
+    TriggerMessage trigger =
+        dispatch(app + "-disabled", "count", 0, 1, BlockStrategy.SERIAL_EXECUTION, 2_000);
     // As if disabled between the node's send and the start: the claim drops it.
     redis
         .sync()
