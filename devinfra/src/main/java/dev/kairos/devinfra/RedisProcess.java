@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One redis-server child process with its own directory (config, log, AOF, nodes.conf) and a fixed
@@ -27,6 +28,7 @@ final class RedisProcess implements ServerControl {
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
   private static final long STOP_GRACE_SECONDS = 10;
+  private static final Duration TEXT_FILE_BUSY_RETRY = Duration.ofSeconds(5);
 
   private final Path binary;
   private final Path dir;
@@ -43,6 +45,28 @@ final class RedisProcess implements ServerControl {
 
   int port() {
     return port;
+  }
+
+  /**
+   * Starts the process, retrying while exec fails with ETXTBSY ("Text file busy"). The binary was
+   * just written by this JVM; a child another thread forked while its write descriptor was open
+   * holds a copy of that descriptor until the child execs (a few milliseconds), and exec of a file
+   * open for writing fails. Nothing on our side can close the child's copy, so the kernel's answer
+   * is to try again once it has exec'd; the bound keeps a real failure from hiding.
+   */
+  private static Process startAvoidingTextFileBusy(ProcessBuilder builder) throws IOException {
+    long deadline = System.nanoTime() + TEXT_FILE_BUSY_RETRY.toNanos();
+    while (true) {
+      try {
+        return builder.start();
+      } catch (IOException e) {
+        boolean textFileBusy = String.valueOf(e.getMessage()).contains("error=26,");
+        if (!textFileBusy || System.nanoTime() > deadline) {
+          throw e;
+        }
+        LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+      }
+    }
   }
 
   Path dir() {
@@ -64,11 +88,11 @@ final class RedisProcess implements ServerControl {
       Path config = writeConfig();
       Path log = dir.resolve("redis.log");
       process =
-          new ProcessBuilder(binary.toString(), config.toString())
-              .directory(dir.toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
+          startAvoidingTextFileBusy(
+              new ProcessBuilder(binary.toString(), config.toString())
+                  .directory(dir.toFile())
+                  .redirectErrorStream(true)
+                  .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())));
       ChildProcesses.register(process);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start redis-server on port " + port, e);
