@@ -8,6 +8,7 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.schedule.Schedules;
+import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.core.validation.JobValidator;
 import io.lettuce.core.ScriptOutputType;
@@ -52,6 +53,7 @@ public final class JobStore {
   private final JobValidator validator;
   private final ChildCycleCheck cycles;
   private final String eventsMaxLen;
+  private final SecretParamsCipher secretParams;
   private final LuaScript createJob;
   private final LuaScript updateJob;
   private final LuaScript setJobEnabled;
@@ -62,6 +64,20 @@ public final class JobStore {
   }
 
   public JobStore(KairosRedis redis, RedisKeys keys, KairosClock clock, long eventsMaxLen) {
+    this(redis, keys, clock, eventsMaxLen, SecretParamsCipher.none());
+  }
+
+  /**
+   * A store that seals the secret fields of params with {@code secretParams} on every write, so
+   * Redis, PostgreSQL, the history and the audit hold them sealed; executors open them for the run.
+   */
+  public JobStore(
+      KairosRedis redis,
+      RedisKeys keys,
+      KairosClock clock,
+      long eventsMaxLen,
+      SecretParamsCipher secretParams) {
+    this.secretParams = Objects.requireNonNull(secretParams, "secretParams");
     this.redis = Objects.requireNonNull(redis, "redis");
     this.keys = Objects.requireNonNull(keys, "keys");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -79,6 +95,17 @@ public final class JobStore {
 
   public RedisKeys keys() {
     return keys;
+  }
+
+  /** How this store seals params: what an import compares and a writer's read opens with. */
+  public SecretParamsCipher secretParams() {
+    return secretParams;
+  }
+
+  /** {@code job} with its params as this store would write them (secrets sealed). */
+  public JobDefinition sealed(JobDefinition job) {
+    String sealed = secretParams.seal(job.id(), job.params());
+    return sealed == job.params() ? job : job.toBuilder().params(sealed).build();
   }
 
   /**
@@ -102,9 +129,10 @@ public final class JobStore {
    */
   public CompletableFuture<JobDefinition> createAsync(JobDefinition job) {
     long now = clock.nowMs();
-    JobDefinition stored =
+    JobDefinition unsealed =
         job.toBuilder().version(1).scheduleVersion(1).createdMs(now).updatedMs(now).build();
-    validator.check(stored);
+    validator.check(unsealed);
+    JobDefinition stored = sealed(unsealed);
     // A stored job may already name this id as a child (unknown ids are allowed).
     cycles.check(stored.id(), stored.childJobIds());
     int shard = keys.shardOf(stored.id());
@@ -164,7 +192,7 @@ public final class JobStore {
     }
     long now = clock.nowMs();
     JobDefinition next =
-        job.toBuilder()
+        sealed(job).toBuilder()
             .createdMs(current.createdMs())
             .updatedMs(now)
             .version(current.version())

@@ -9,6 +9,8 @@ import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.schedule.CronDialect;
+import dev.kairos.core.secret.SecretParamsCipher;
+import dev.kairos.core.secret.SecretParamsKey;
 import dev.kairos.core.time.SettableClock;
 import dev.kairos.core.validation.JobValidationException;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
@@ -17,6 +19,7 @@ import dev.kairos.devinfra.RedisMode;
 import io.lettuce.core.Range;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -71,6 +74,35 @@ class JobStoreIT {
 
   private int shard(String id) {
     return keys.shardOf(id);
+  }
+
+  @Test
+  void aStoreWithAParamsKeySealsSecretsInRedisAndAnUnchangedUpdateStaysUnchanged() {
+    clock.set(T0);
+    SecretParamsKey key = SecretParamsKey.parse("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
+    JobStore sealing =
+        new JobStore(redis, keys, clock, 1_000, SecretParamsCipher.sealingWith(key, List.of()));
+    String id = newId();
+    String params = "{\"url\":\"https://example.com\",\"token\":\"tok-s3cret\"}";
+
+    JobDefinition created = sealing.create(cronJob(id).params(params).build());
+
+    String inRedis = redis.sync().hget(RedisKeys.job(shard(id), id), "params");
+    assertThat(inRedis)
+        .doesNotContain("tok-s3cret")
+        .contains("\"url\":\"https://example.com\"")
+        .contains(SecretParamsCipher.PREFIX + key.id());
+    assertThat(created.params()).isEqualTo(inRedis);
+    assertThat(store.get(id).orElseThrow().params()).isEqualTo(inRedis);
+    assertThat(SecretParamsCipher.openingWith(List.of(key)).open(id, inRedis)).isEqualTo(params);
+
+    // A writer sends back what it read (opened): the stored params do not change.
+    JobDefinition updated = sealing.update(cronJob(id).params(params).build(), 1);
+    assertThat(updated.params()).isEqualTo(inRedis);
+    assertThat(redis.sync().hget(RedisKeys.job(shard(id), id), "params")).isEqualTo(inRedis);
+    // A store without the key (the default) writes params as given.
+    String plainId = newId();
+    assertThat(store.create(cronJob(plainId).params(params).build()).params()).isEqualTo(params);
   }
 
   @Test

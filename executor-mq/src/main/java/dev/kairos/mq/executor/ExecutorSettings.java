@@ -1,5 +1,6 @@
 package dev.kairos.mq.executor;
 
+import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.mq.log.TriggerLogSettings;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import java.time.Duration;
@@ -20,6 +21,8 @@ import java.util.Objects;
  * @param log how runs' log lines are shipped to their triggers' logs in Redis
  * @param routeTimeout how long {@link KairosExecutor#start()} waits for the NameServer to serve the
  *     handler topics' routes; a restarted NameServer knows none until the broker re-registers
+ * @param secretParams opens the params' secrets the nodes sealed, right before the handler runs (a
+ *     run whose params it cannot open fails, naming the key it lacks)
  */
 public record ExecutorSettings(
     SlotLeaseConfig lease,
@@ -31,7 +34,8 @@ public record ExecutorSettings(
     Duration shutdownGrace,
     ResultReports resultReports,
     TriggerLogSettings log,
-    Duration routeTimeout) {
+    Duration routeTimeout,
+    SecretParamsCipher secretParams) {
 
   /**
    * A run holds its worker through the start claim's round trip, so under load the workers, not
@@ -56,6 +60,7 @@ public record ExecutorSettings(
     Objects.requireNonNull(resultReports, "resultReports");
     Objects.requireNonNull(log, "log");
     Objects.requireNonNull(routeTimeout, "routeTimeout");
+    Objects.requireNonNull(secretParams, "secretParams");
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdownGrace must not be negative");
     }
@@ -75,7 +80,8 @@ public record ExecutorSettings(
         DEFAULT_SHUTDOWN_GRACE,
         ResultReports.EXCEPTIONS,
         TriggerLogSettings.DEFAULTS,
-        DEFAULT_ROUTE_TIMEOUT);
+        DEFAULT_ROUTE_TIMEOUT,
+        SecretParamsCipher.none());
   }
 
   /** These settings with another choice of published results. */
@@ -90,7 +96,8 @@ public record ExecutorSettings(
         shutdownGrace,
         reports,
         log,
-        routeTimeout);
+        routeTimeout,
+        secretParams);
   }
 
   /** These settings with another way of shipping log lines. */
@@ -105,7 +112,24 @@ public record ExecutorSettings(
         shutdownGrace,
         resultReports,
         log,
-        routeTimeout);
+        routeTimeout,
+        secretParams);
+  }
+
+  /** These settings opening sealed params with {@code cipher}. */
+  public ExecutorSettings withSecretParams(SecretParamsCipher cipher) {
+    return new ExecutorSettings(
+        lease,
+        nameServerAddress,
+        workerThreads,
+        maxInFlight,
+        dedupWindow,
+        pollTimeout,
+        shutdownGrace,
+        resultReports,
+        log,
+        routeTimeout,
+        cipher);
   }
 
   /** RocketMQ consumer group of the app: shared by its instances, so offsets follow the slot. */

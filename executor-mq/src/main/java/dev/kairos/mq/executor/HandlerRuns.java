@@ -1,6 +1,8 @@
 package dev.kairos.mq.executor;
 
 import dev.kairos.core.lifecycle.Lifecycle;
+import dev.kairos.core.secret.SecretParamsCipher;
+import dev.kairos.core.secret.SecretParamsException;
 import dev.kairos.mq.executor.ExecutorCounters.Outcome;
 import dev.kairos.mq.log.TriggerLogShipper;
 import dev.kairos.protocol.message.ResultStatus;
@@ -36,6 +38,7 @@ final class HandlerRuns {
   private final ExecutorCounters counters;
   private final Lifecycle lifecycle;
   private final TriggerLogShipper logs; // null when log shipping is off
+  private final SecretParamsCipher secretParams;
   private final JobRunners runners = new JobRunners(this::launch, this::discardLater);
   private final AtomicInteger activeRuns = new AtomicInteger();
 
@@ -50,7 +53,8 @@ final class HandlerRuns {
       RunEnds ends,
       ExecutorCounters counters,
       Lifecycle lifecycle,
-      TriggerLogShipper logs) {
+      TriggerLogShipper logs,
+      SecretParamsCipher secretParams) {
     this.workers = workers;
     this.timers = timers;
     this.workerThreads = workerThreads;
@@ -59,6 +63,7 @@ final class HandlerRuns {
     this.counters = counters;
     this.lifecycle = lifecycle;
     this.logs = logs;
+    this.secretParams = secretParams;
   }
 
   /** A delivery whose fire time has come: its job's block strategy decides when it runs. */
@@ -130,9 +135,20 @@ final class HandlerRuns {
               : null;
       ResultStatus status;
       String message = "";
-      JobContext context = logs == null ? JobContext.of(t) : JobContext.shipped(t, logs);
+      String params = t.params();
+      SecretParamsException unopened = null;
+      try {
+        params = secretParams.open(t.jobId(), t.params());
+      } catch (SecretParamsException e) {
+        unopened = e; // the run fails with it, the handler is not called with sealed params
+      }
+      JobContext context =
+          logs == null ? JobContext.of(t, params) : JobContext.shipped(t, params, logs);
       try {
         context.log().bind();
+        if (unopened != null) {
+          throw unopened;
+        }
         run.delivery.handler().execute(context);
         status = ResultStatus.SUCCESS;
       } catch (Exception | LinkageError | AssertionError e) {

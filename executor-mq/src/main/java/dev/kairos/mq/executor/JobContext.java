@@ -29,25 +29,32 @@ public record JobContext(
 
   /** The context of a run of {@code m}, with a fresh log; public so handlers can be unit-tested. */
   public static JobContext of(TriggerMessage m) {
+    return of(m, m.params());
+  }
+
+  /** The context of a run of {@code m} with its params opened, with a fresh log. */
+  static JobContext of(TriggerMessage m, String params) {
     return new JobContext(
         m.triggerId(),
         m.jobId(),
         m.scheduledFireMs(),
         m.attempt(),
-        m.params(),
+        params,
         m.shardIndex(),
         m.shardTotal(),
         new JobLog(m.triggerId(), m.handler()));
   }
 
-  /** The context of a run of {@code m} whose log is shipped by {@code shipper}. */
-  static JobContext shipped(TriggerMessage m, TriggerLogShipper shipper) {
+  /**
+   * The context of a run of {@code m}, its params opened, whose log is shipped by {@code shipper}.
+   */
+  static JobContext shipped(TriggerMessage m, String params, TriggerLogShipper shipper) {
     return new JobContext(
         m.triggerId(),
         m.jobId(),
         m.scheduledFireMs(),
         m.attempt(),
-        m.params(),
+        params,
         m.shardIndex(),
         m.shardTotal(),
         new JobLog(

@@ -159,7 +159,15 @@ public final class KairosExecutor implements AutoCloseable {
       claimer = new StartClaimer(records, tenure::get, lifecycle, counters, ends);
       runs =
           new HandlerRuns(
-              workers, timers, settings.workerThreads(), claimer, ends, counters, lifecycle, logs);
+              workers,
+              timers,
+              settings.workerThreads(),
+              claimer,
+              ends,
+              counters,
+              lifecycle,
+              logs,
+              settings.secretParams());
       hold = new DeliveryHold("kairos-hold-" + app, clock, MAX_HELD, runs::submit);
       hold.start();
       poller =

@@ -114,7 +114,8 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
         properties.getShutdownGrace(),
         properties.getResultReports(),
         properties.getLog().settings(),
-        properties.getTopicTimeout());
+        properties.getTopicTimeout(),
+        properties.secretParams());
   }
 
   private void createTopics(String app, Iterable<String> handlers) {

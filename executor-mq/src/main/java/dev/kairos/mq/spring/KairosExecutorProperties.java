@@ -1,6 +1,8 @@
 package dev.kairos.mq.spring;
 
 import dev.kairos.core.redis.ReplicaWait;
+import dev.kairos.core.secret.SecretParamsCipher;
+import dev.kairos.core.secret.SecretParamsKey;
 import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.ResultReports;
 import dev.kairos.mq.log.TriggerLogSettings;
@@ -86,6 +88,14 @@ public class KairosExecutorProperties {
    * reports about copies) or ALL (every run's result too).
    */
   private ResultReports resultReports = ResultReports.EXCEPTIONS;
+
+  /**
+   * The cluster's params keys (base64 of 32 bytes each: {@code kairos.params-encryption.key} of the
+   * nodes, and during a rotation the previous ones too), to open the secrets the nodes sealed.
+   * Empty (the default): params are handed over as stored, and a run whose params hold a sealed
+   * value fails naming the key it lacks.
+   */
+  private List<String> paramsKeys = new ArrayList<>();
 
   /** The Redis deployment shared with the scheduler ({@code kairos.executor.redis.*}). */
   /**
@@ -298,6 +308,32 @@ public class KairosExecutorProperties {
 
   public void setNameServer(String nameServer) {
     this.nameServer = nameServer;
+  }
+
+  public List<String> getParamsKeys() {
+    return paramsKeys;
+  }
+
+  public void setParamsKeys(List<String> paramsKeys) {
+    this.paramsKeys = paramsKeys == null ? new ArrayList<>() : new ArrayList<>(paramsKeys);
+  }
+
+  /**
+   * The cipher {@link #getParamsKeys()} describe.
+   *
+   * @throws IllegalArgumentException when a key is malformed (never echoing it)
+   */
+  public SecretParamsCipher secretParams() {
+    List<SecretParamsKey> keys = new ArrayList<>();
+    for (int i = 0; i < paramsKeys.size(); i++) {
+      try {
+        keys.add(SecretParamsKey.parse(paramsKeys.get(i)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "kairos.executor.params-keys[" + i + "]: " + e.getMessage(), e);
+      }
+    }
+    return SecretParamsCipher.openingWith(keys);
   }
 
   public String getBrokerCluster() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.Poll;
@@ -108,7 +109,8 @@ class ExecutorReceiveProgressIT {
             Duration.ofSeconds(1),
             ResultReports.EXCEPTIONS,
             TriggerLogSettings.DEFAULTS,
-            ExecutorSettings.DEFAULT_ROUTE_TIMEOUT);
+            ExecutorSettings.DEFAULT_ROUTE_TIMEOUT,
+            SecretParamsCipher.none());
     executor = new KairosExecutor(redis, settings, Map.of(HANDLER, ctx -> release.await()));
     executor.start();
     assertThat(executor.slot()).isZero();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.secret.SecretParamsCipher;
+import dev.kairos.core.secret.SecretParamsKey;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.RealInfra;
@@ -45,6 +47,8 @@ class KairosExecutorIT {
   private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
   private static final int QUEUES = 4;
   private static final AtomicInteger SEQ = new AtomicInteger();
+  private static final SecretParamsKey PARAMS_KEY =
+      SecretParamsKey.parse("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
 
   private final EmbeddedRocketMq mq;
   private final KairosRedis redis;
@@ -55,6 +59,7 @@ class KairosExecutorIT {
       java.util.Collections.synchronizedList(new ArrayList<>());
   private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
   private final Map<String, Long> firstStartMs = new ConcurrentHashMap<>();
+  private final Map<String, String> paramsSeen = new ConcurrentHashMap<>();
   private DefaultMQProducer producer;
   private DefaultLitePullConsumer resultConsumer;
   private KairosExecutor executor;
@@ -107,13 +112,16 @@ class KairosExecutorIT {
             "count",
             ctx -> {
               firstStartMs.putIfAbsent(ctx.triggerId(), System.currentTimeMillis());
+              paramsSeen.put(ctx.triggerId(), ctx.params());
               runs.computeIfAbsent(ctx.triggerId(), k -> new AtomicInteger()).incrementAndGet();
             },
             "slow",
             ctx -> Thread.sleep(60_000));
     return new KairosExecutor(
         redis,
-        ExecutorSettings.of(lease, mq.nameServerAddress()).withResultReports(ResultReports.ALL),
+        ExecutorSettings.of(lease, mq.nameServerAddress())
+            .withResultReports(ResultReports.ALL)
+            .withSecretParams(SecretParamsCipher.openingWith(List.of(PARAMS_KEY))),
         handlers);
   }
 
@@ -133,10 +141,22 @@ class KairosExecutorIT {
   private TriggerMessage dispatch(
       String job, String handler, long timeoutMs, int copies, BlockStrategy block, long aheadMs)
       throws Exception {
+    return dispatch(job, handler, timeoutMs, copies, block, aheadMs, "");
+  }
+
+  private TriggerMessage dispatch(
+      String job,
+      String handler,
+      long timeoutMs,
+      int copies,
+      BlockStrategy block,
+      long aheadMs,
+      String params)
+      throws Exception {
     long fire = System.currentTimeMillis() + aheadMs + SEQ.incrementAndGet();
     TriggerMessage trigger =
         TriggerMessage.of(
-            job + ":" + fire, app, handler, fire, 1, "", 0, 1, timeoutMs, block, 1, fire);
+            job + ":" + fire, app, handler, fire, 1, params, 0, 1, timeoutMs, block, 1, fire);
     DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
     for (int i = 0; i < copies; i++) {
       Message message = new Message(TopicNames.handlerTopic(app, handler), codec.encode(trigger));
@@ -182,6 +202,36 @@ class KairosExecutorIT {
           .isEqualTo("SUCCESS");
     }
     assertThat(executor.stats().started()).isEqualTo(10);
+  }
+
+  @Test
+  void sealedParamsReachTheHandlerOpenedAndAKeyTheExecutorLacksFailsTheRunNamingIt()
+      throws Exception {
+    String job = app + "-sealed";
+    String params =
+        "{\"url\":\"https://example.com\",\"headers\":{\"Authorization\":\"Bearer t0p\"}}";
+    String sealed = SecretParamsCipher.sealingWith(PARAMS_KEY, List.of()).seal(job, params);
+    SecretParamsKey foreign = SecretParamsKey.parse("ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=");
+    String foreignSealed = SecretParamsCipher.sealingWith(foreign, List.of()).seal(job, params);
+    assertThat(sealed).doesNotContain("t0p");
+
+    TriggerMessage opened = dispatch(job, "count", 0, 1, BlockStrategy.SERIAL_EXECUTION, 0, sealed);
+    TriggerMessage refused =
+        dispatch(job, "count", 0, 1, BlockStrategy.SERIAL_EXECUTION, 0, foreignSealed);
+
+    awaitResults("both results", Duration.ofSeconds(60), () -> results.size() >= 2);
+    assertThat(paramsSeen.get(opened.triggerId())).isEqualTo(params);
+    assertThat(runs).doesNotContainKey(refused.triggerId());
+    ResultMessage failed =
+        results.stream()
+            .filter(r -> r.triggerId().equals(refused.triggerId()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(failed.status()).isEqualTo(ResultStatus.FAIL);
+    assertThat(failed.message())
+        .contains("params field headers.Authorization is sealed with key " + foreign.id())
+        .contains("it holds " + PARAMS_KEY.id())
+        .doesNotContain("t0p");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.kairos.node.fire;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.core.time.RedisTimeSource;
@@ -11,12 +12,15 @@ import dev.kairos.mq.slot.SlotRegistry;
 import dev.kairos.node.cluster.TimingParameters;
 import dev.kairos.node.route.SlotChoosers;
 import dev.kairos.node.system.NodeIdentity;
+import dev.kairos.node.system.ParamsEncryptionProperties;
 import dev.kairos.node.system.redis.RedisConnectionProperties;
 import dev.kairos.node.system.rocketmq.RocketMqProperties;
 import dev.kairos.protocol.adhoc.AdhocTriggers;
 import dev.kairos.protocol.wheel.NodeWheelStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -29,8 +33,10 @@ import org.springframework.context.annotation.Configuration;
  * kairos.fire.enabled}).
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(FireProperties.class)
+@EnableConfigurationProperties({FireProperties.class, ParamsEncryptionProperties.class})
 class FireConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(FireConfiguration.class);
 
   @Bean
   @ConditionalOnMissingBean
@@ -52,8 +58,16 @@ class FireConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  JobStore jobStore(KairosRedis redis, RedisKeys keys, ClusterClock clock) {
-    return new JobStore(redis, keys, clock);
+  JobStore jobStore(
+      KairosRedis redis,
+      RedisKeys keys,
+      ClusterClock clock,
+      ParamsEncryptionProperties paramsEncryption) {
+    SecretParamsCipher secretParams = paramsEncryption.cipher();
+    if (secretParams.seals()) {
+      log.info("secret params are sealed at rest with key {}", secretParams.keyIds().get(0));
+    }
+    return new JobStore(redis, keys, clock, JobStore.DEFAULT_EVENTS_MAX_LEN, secretParams);
   }
 
   /** "Trigger now", retries and child triggers: claimed by the leader's scan like any fire. */

@@ -5,6 +5,9 @@ import static dev.kairos.node.api.ApiTestNode.VIEWER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kairos.core.redis.KairosRedis;
+import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
@@ -44,6 +47,7 @@ class AuditLogIT {
   private static final String APP = "audit-app-" + RUN;
   private static final String OPS = "audit-ops-" + RUN;
   private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final String PARAMS_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
 
   private static ApiTestNode node;
 
@@ -56,6 +60,7 @@ class AuditLogIT {
     overrides.put("kairos.sync.enabled", "false");
     overrides.put("kairos.lifecycle.enabled", "false");
     overrides.put("kairos.audit.poll-interval", "100ms");
+    overrides.put("kairos.params-encryption.key", PARAMS_KEY);
     node = ApiTestNode.start(infra, overrides);
   }
 
@@ -82,6 +87,73 @@ class AuditLogIT {
             cron,
             "params",
             "{\"interpreter\":\"bash\",\"script\":\"" + script + "\"}"));
+  }
+
+  @Test
+  void secretParamsAreSealedAtRestOpenedForWritersAndMaskedForViewers() {
+    String job = "sealed-" + RUN;
+    String params =
+        "{\"url\":\"https://api.example.com/hook\",\"headers\":{\"Authorization\":\"Bearer"
+            + " t0p-s3cret\"}}";
+    String body =
+        ApiTestNode.json(
+            Map.of(
+                "id",
+                job,
+                "app",
+                APP,
+                "handler",
+                "kairos.http",
+                "scheduleType",
+                "CRON",
+                "schedule",
+                "0 0 3 * * *",
+                "params",
+                params));
+    ApiTestNode.Response created = node.post("/api/v1/jobs", body, ADMIN);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+    // At rest: Redis holds the header sealed, the rest as written.
+    KairosRedis redis = node.context().getBean(KairosRedis.class);
+    RedisKeys keys = node.context().getBean(RedisKeys.class);
+    String stored = redis.sync().hget(RedisKeys.job(keys.shardOf(job), job), "params");
+    assertThat(stored)
+        .doesNotContain("t0p-s3cret")
+        .contains("https://api.example.com/hook")
+        .contains(SecretParamsCipher.PREFIX);
+
+    // A writer reads (and exports) them whole; a viewer reads the header masked.
+    assertThat(created.json().path("params").asText()).isEqualTo(params);
+    assertThat(node.get("/api/v1/jobs/" + job, ADMIN).json().path("params").asText())
+        .isEqualTo(params);
+    assertThat(node.get("/api/v1/jobs/" + job, VIEWER).json().path("params").asText())
+        .doesNotContain("t0p-s3cret", SecretParamsCipher.PREFIX)
+        .contains("\"Authorization\":\"***\"");
+    ApiTestNode.Response export = node.get("/api/v1/job-export?idPrefix=" + job, ADMIN);
+    assertThat(export.status()).as(export.toString()).isEqualTo(200);
+    assertThat(export.json().path("jobs").get(0).path("params").asText()).isEqualTo(params);
+
+    // Importing what was exported changes nothing: sealing is deterministic.
+    ApiTestNode.Response imported = node.post("/api/v1/job-import", export.body(), ADMIN);
+    assertThat(imported.status()).as(imported.toString()).isEqualTo(200);
+    assertThat(imported.json().path("unchanged").asInt()).as(imported.toString()).isEqualTo(1);
+    assertThat(redis.sync().hget(RedisKeys.job(keys.shardOf(job), job), "params"))
+        .isEqualTo(stored);
+
+    // The audit trail (Redis stream, then PostgreSQL) holds the definition as stored: sealed.
+    List<JsonNode> entries =
+        Poll.until(
+            DEADLINE,
+            Duration.ofMillis(200),
+            "the sealed job's creation in the audit log",
+            () -> items(node.get("/api/v1/audit?jobId=" + job, ADMIN)),
+            list -> !list.isEmpty(),
+            "an entry");
+    assertThat(entries.get(0).path("jobAfter").path("params").asText())
+        .doesNotContain("t0p-s3cret")
+        .contains(SecretParamsCipher.PREFIX);
+    assertThat(node.call("DELETE", "/api/v1/jobs/" + job, null, ADMIN, Map.of()).status())
+        .isEqualTo(204);
   }
 
   @Test

@@ -166,7 +166,10 @@ public final class AuditTrail {
     return "";
   }
 
-  /** The job as the API shows it to an ADMIN (params whole), as JSON; null for no job. */
+  /**
+   * The job as stored (secret params sealed when the cluster has a params key), in the API's JSON;
+   * null for no job.
+   */
   private static String definition(JobDefinition job) {
     if (job == null) {
       return null;

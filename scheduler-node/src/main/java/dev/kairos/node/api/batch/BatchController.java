@@ -143,7 +143,9 @@ class BatchController {
                 try {
                   JobDefinition shown =
                       unmasked
-                          ? job
+                          ? job.toBuilder()
+                              .params(store.secretParams().openIfPossible(job.id(), job.params()))
+                              .build()
                           : job.toBuilder()
                               .params(ParamsRedaction.masked(job.handler(), job.params()))
                               .build();

@@ -144,7 +144,7 @@ public final class JobImporter {
       JobDefinition job = jobs.get(i);
       Optional<JobDefinition> current = currents.get(i);
       ImportResult.Item item;
-      if (current.isPresent() && sameDefinition(current.get(), job)) {
+      if (current.isPresent() && sameDefinition(current.get(), store.sealed(job))) {
         item = new ImportResult.Item(job.id(), "UNCHANGED", false, null, null);
       } else if (dryRun) {
         item =
@@ -217,7 +217,10 @@ public final class JobImporter {
     }
   }
 
-  /** Equal in everything a user defines (versions and timestamps are the store's). */
+  /**
+   * Equal in everything a user defines (versions and timestamps are the store's); {@code imported}
+   * sealed as the store would write it.
+   */
   static boolean sameDefinition(JobDefinition stored, JobDefinition imported) {
     return JobRequest.of(stored).equals(JobRequest.of(imported));
   }

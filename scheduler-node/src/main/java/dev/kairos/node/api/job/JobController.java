@@ -151,7 +151,7 @@ class JobController {
     }
     List<JobView> items =
         listing.jobs().stream()
-            .map(j -> JobView.of(j, listing.nextFires().get(j.id()), null))
+            .map(j -> JobView.of(j, listing.nextFires().get(j.id()), null, store.secretParams()))
             .toList();
     return new JobPage(
         items,
@@ -167,7 +167,7 @@ class JobController {
     JobDefinition job = find(id);
     return ResponseEntity.ok()
         .eTag(Versions.etag(job.version()))
-        .body(JobView.of(job, catalog.nextFire(id), null));
+        .body(JobView.of(job, catalog.nextFire(id), null, store.secretParams()));
   }
 
   /**
@@ -233,7 +233,7 @@ class JobController {
     audit.job(AuditAction.JOB_DISABLED, before, job, "");
     return ResponseEntity.ok()
         .eTag(Versions.etag(job.version()))
-        .body(JobView.of(job, catalog.nextFire(id), List.of()));
+        .body(JobView.of(job, catalog.nextFire(id), List.of(), store.secretParams()));
   }
 
   /**
@@ -285,7 +285,10 @@ class JobController {
   ResponseEntity<TriggerNowResponse> triggerNow(
       @PathVariable String id, @RequestBody(required = false) TriggerNowRequest request) {
     findWritable(id);
-    Optional<String> params = Optional.ofNullable(request == null ? null : request.params());
+    // Sealed like the job's own params: the ad-hoc trigger's record and message hold them.
+    Optional<String> params =
+        Optional.ofNullable(request == null ? null : request.params())
+            .map(p -> store.secretParams().seal(id, p));
     Integer slot = request == null ? null : request.slot();
     if (slot != null && (slot < 0 || slot > AdhocRequest.MAX_SLOT)) {
       throw ApiProblemException.field(
@@ -420,6 +423,6 @@ class JobController {
   }
 
   private JobView written(JobDefinition job) {
-    return JobView.of(job, catalog.nextFire(job.id()), warnings.check(job));
+    return JobView.of(job, catalog.nextFire(job.id()), warnings.check(job), store.secretParams());
   }
 }

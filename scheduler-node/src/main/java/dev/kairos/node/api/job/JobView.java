@@ -7,6 +7,7 @@ import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.model.RoutingStrategy;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.schedule.CronDialect;
+import dev.kairos.core.secret.SecretParamsCipher;
 import java.util.List;
 
 /**
@@ -47,7 +48,8 @@ public record JobView(
     Long nextFireMs,
     List<Warning> warnings) {
 
-  public static JobView of(JobDefinition job, Long nextFireMs, List<Warning> warnings) {
+  public static JobView of(
+      JobDefinition job, Long nextFireMs, List<Warning> warnings, SecretParamsCipher secrets) {
     return new JobView(
         job.id(),
         job.app(),
@@ -57,7 +59,7 @@ public record JobView(
         job.zone(),
         job.cronDialect(),
         // A reader who may not write jobs sees their secrets masked (ParamsRedaction).
-        ParamsRedaction.forCaller(job.handler(), job.params()),
+        ParamsRedaction.forCaller(job, secrets),
         job.routing(),
         job.block(),
         job.timeoutMs(),

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.kairos.core.log.SecretNames;
+import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.security.Role;
 import java.util.Iterator;
 import java.util.Map;
@@ -49,9 +51,14 @@ public final class ParamsRedaction {
                     || a.getAuthority().equals(Role.OPERATOR.authority()));
   }
 
-  /** The params as this request's caller may see them. */
-  public static String forCaller(String handler, String params) {
-    return callerMayWrite() ? params : masked(handler, params);
+  /**
+   * The params as this request's caller may see them: a writer's with their sealed secrets opened
+   * (where this node holds the key), everyone else's masked.
+   */
+  public static String forCaller(JobDefinition job, SecretParamsCipher secrets) {
+    return callerMayWrite()
+        ? secrets.openIfPossible(job.id(), job.params())
+        : masked(job.handler(), job.params());
   }
 
   /** The params with their secrets masked. */
