@@ -5,7 +5,6 @@ import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +44,6 @@ public final class DrillCluster implements AutoCloseable {
   private final String secret = "drill-secret-" + UUID.randomUUID();
   private final int queues;
   private final List<String> childJvmOptions;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final List<DrillNode> nodes = new ArrayList<>();
   private final List<DrillExecutor> executors = new ArrayList<>();
   private final Map<String, NodeLinks> links = new LinkedHashMap<>();
@@ -196,7 +193,7 @@ public final class DrillCluster implements AutoCloseable {
       // One node: libfaketime costs every clock read ~0.5 µs and a JVM's start slows down a lot.
       libfaketime = null;
     }
-    DrillNode node = new DrillNode(name, port, jvm, new NodeProbe(http, port, adminToken));
+    DrillNode node = new DrillNode(name, port, jvm, new NodeProbe(port, adminToken));
     nodes.add(node);
     jvm.start();
     return node;

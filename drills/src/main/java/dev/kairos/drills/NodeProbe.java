@@ -5,11 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.cluster.cli.NodeHttp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,22 +16,17 @@ import java.util.Map;
  */
 public final class NodeProbe {
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(3);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient http;
   private final int port;
-  private final String bearerToken;
   private final NodeHttp operator;
 
   /**
    * @param bearerToken sent to actuator endpoints other than health, or null when the node does not
    *     require one
    */
-  public NodeProbe(HttpClient http, int port, String bearerToken) {
-    this.http = http;
+  public NodeProbe(int port, String bearerToken) {
     this.port = port;
-    this.bearerToken = bearerToken;
     this.operator = new NodeHttp(bearerToken);
   }
 
@@ -112,26 +102,7 @@ public final class NodeProbe {
   }
 
   private String get(String path, boolean authenticated) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(TIMEOUT);
-    if (authenticated && bearerToken != null) {
-      request.header("Authorization", "Bearer " + bearerToken);
-    }
-    try {
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      // Health answers 503 with its details when another component is down: still readable.
-      if (response.statusCode() != 200 && response.statusCode() != 503) {
-        throw new IllegalStateException(
-            "GET " + path + " on port " + port + " answered " + response.statusCode());
-      }
-      return response.body();
-    } catch (IOException e) {
-      throw new UncheckedIOException("GET " + path + " on port " + port + " failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
+    return operator.getText(port, path, authenticated);
   }
 
   /** The {@code cluster} health details of one node. */

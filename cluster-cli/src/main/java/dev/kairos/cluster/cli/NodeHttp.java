@@ -92,6 +92,22 @@ public final class NodeHttp {
   }
 
   private JsonNode get(int port, String path, boolean authenticated) {
+    String body = getText(port, path, authenticated);
+    try {
+      return JSON.readTree(body);
+    } catch (IOException e) {
+      throw new UncheckedIOException("GET " + path + " on port " + port + " is not JSON", e);
+    }
+  }
+
+  /**
+   * The body of {@code GET path} on the node at {@code port}, with the admin token when {@code
+   * authenticated}; health's 503 (a component down) is still an answer.
+   *
+   * @throws IllegalStateException for any other status
+   * @throws UncheckedIOException when the node does not answer
+   */
+  public String getText(int port, String path, boolean authenticated) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(TIMEOUT);
     if (authenticated && adminToken != null) {
@@ -105,7 +121,7 @@ public final class NodeHttp {
         throw new IllegalStateException(
             "GET " + path + " on port " + port + " answered " + response.statusCode());
       }
-      return JSON.readTree(response.body());
+      return response.body();
     } catch (IOException e) {
       throw new UncheckedIOException("GET " + path + " on port " + port + " failed", e);
     } catch (InterruptedException e) {
