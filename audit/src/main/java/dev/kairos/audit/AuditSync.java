@@ -1,6 +1,7 @@
 package dev.kairos.audit;
 
 import dev.kairos.core.lifecycle.Lifecycle;
+import dev.kairos.core.lifecycle.LoopThread;
 import dev.kairos.core.redis.ConsumerGroups;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -89,7 +90,7 @@ public final class AuditSync implements AutoCloseable {
   private final Backoff backoff;
   private final Counter synced;
   private final Counter failures;
-  private volatile Thread thread;
+  private volatile LoopThread thread;
 
   // Only the worker thread touches these.
   private boolean groupReady;
@@ -119,10 +120,7 @@ public final class AuditSync implements AutoCloseable {
   /** Starts the thread; returns at once (PostgreSQL is not contacted here). */
   public void start() {
     lifecycle.start();
-    Thread t = new Thread(this::run, "kairos-audit-sync");
-    t.setDaemon(true);
-    thread = t;
-    t.start();
+    thread = LoopThread.start("kairos-audit-sync", this::run);
   }
 
   @Override
@@ -130,15 +128,9 @@ public final class AuditSync implements AutoCloseable {
     if (!lifecycle.close()) {
       return;
     }
-    Thread t = thread;
-    if (t == null) {
-      return;
-    }
-    t.interrupt();
-    try {
-      t.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    LoopThread t = thread;
+    if (t != null) {
+      t.close();
     }
   }
 

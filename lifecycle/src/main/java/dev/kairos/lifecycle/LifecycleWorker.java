@@ -1,6 +1,8 @@
 package dev.kairos.lifecycle;
 
 import dev.kairos.core.alarm.AlarmSink;
+import dev.kairos.core.lifecycle.Lifecycle;
+import dev.kairos.core.lifecycle.LoopThread;
 import dev.kairos.core.redis.ConsumerGroups;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -22,7 +24,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,16 +46,9 @@ import org.slf4j.LoggerFactory;
  * backlog is never trimmed away.
  *
  * <p>Threads: one named {@code kairos-lifecycle-<consumer>}; only it touches the fields below
- * except {@link #state}.
+ * except its lifecycle.
  */
 public final class LifecycleWorker implements AutoCloseable {
-
-  /** Lifecycle: start once, close any number of times. */
-  public enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
 
   private static final Logger log = LoggerFactory.getLogger(LifecycleWorker.class);
 
@@ -65,14 +59,14 @@ public final class LifecycleWorker implements AutoCloseable {
    */
   private static final long BUSY_PAUSE_DIVISOR = 2;
 
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle;
   private final KairosRedis redis;
   private final RedisKeys keys;
   private final LifecycleConfig config;
   private final LifecycleMetrics metrics;
   private final ShardReactor reactor;
   private final Consumer<String> me;
-  private volatile Thread thread;
+  private volatile LoopThread thread;
 
   // Only the worker thread touches these.
   private final boolean[] readOwnPending;
@@ -91,6 +85,7 @@ public final class LifecycleWorker implements AutoCloseable {
     this.redis = Objects.requireNonNull(redis, "redis");
     this.keys = Objects.requireNonNull(keys, "keys");
     this.config = Objects.requireNonNull(config, "config");
+    this.lifecycle = new Lifecycle("lifecycle worker " + config.consumer());
     this.metrics = new LifecycleMetrics(meters);
     this.reactor =
         new ShardReactor(
@@ -117,38 +112,27 @@ public final class LifecycleWorker implements AutoCloseable {
 
   /** Creates the group on every shard (at the stream's start) and starts the worker thread. */
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException(
-          "lifecycle worker " + config.consumer() + " is " + state.get());
-    }
+    lifecycle.start();
     for (int s = 0; s < keys.shards(); s++) {
       ensureGroup(s);
     }
-    Thread t = new Thread(this::run, "kairos-lifecycle-" + config.consumer());
-    t.setDaemon(true);
-    thread = t;
-    t.start();
+    thread = LoopThread.start("kairos-lifecycle-" + config.consumer(), this::run);
   }
 
-  public State state() {
-    return state.get();
+  public Lifecycle.State state() {
+    return lifecycle.state();
   }
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+    if (!lifecycle.close()) {
       return;
     }
-    Thread t = thread;
+    LoopThread t = thread;
     if (t == null) {
       return;
     }
-    t.interrupt();
-    try {
-      t.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    t.close();
     log.info("lifecycle worker {} closed", config.consumer());
   }
 
@@ -158,7 +142,7 @@ public final class LifecycleWorker implements AutoCloseable {
         config.consumer(),
         config.group(),
         keys.shards());
-    while (state.get() == State.STARTED && !Thread.currentThread().isInterrupted()) {
+    while (lifecycle.isStarted() && !Thread.currentThread().isInterrupted()) {
       try {
         int handled = round();
         if (handled == 0) {
@@ -171,7 +155,7 @@ public final class LifecycleWorker implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (RuntimeException e) {
-        if (state.get() != State.STARTED) {
+        if (!lifecycle.isStarted()) {
           break; // close() interrupted the round in flight: not a failure
         }
         metrics.loopErrors.increment();

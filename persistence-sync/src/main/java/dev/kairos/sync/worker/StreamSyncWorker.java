@@ -1,6 +1,8 @@
 package dev.kairos.sync.worker;
 
 import dev.kairos.core.error.KairosException;
+import dev.kairos.core.lifecycle.Lifecycle;
+import dev.kairos.core.lifecycle.LoopThread;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -26,7 +28,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * backs off while PostgreSQL (or Redis) is unavailable; entries simply stay pending.
  *
  * <p>Threads: one thread named {@code kairos-sync-<consumer>}; only it touches the fields below
- * except {@link #state}.
+ * except its lifecycle.
  */
 public final class StreamSyncWorker implements AutoCloseable {
 
@@ -63,13 +64,7 @@ public final class StreamSyncWorker implements AutoCloseable {
   /** The dedup window a cluster that has not recorded one in its metadata uses. */
   private static final Duration DEFAULT_DEDUP_WINDOW = Duration.ofMinutes(10);
 
-  enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle;
   private final KairosRedis redis;
   private final SyncStore store;
   private final SchemaMigrator migrator;
@@ -81,7 +76,7 @@ public final class StreamSyncWorker implements AutoCloseable {
   private final DeadConsumers deadConsumers;
   private final Consumer<String> me;
   private final Backoff backoff;
-  private volatile Thread thread;
+  private volatile LoopThread thread;
   private volatile boolean schemaReady;
 
   // Only the worker thread touches these.
@@ -104,6 +99,7 @@ public final class StreamSyncWorker implements AutoCloseable {
     this.store = Objects.requireNonNull(store, "store");
     this.migrator = Objects.requireNonNull(migrator, "migrator");
     this.config = Objects.requireNonNull(config, "config");
+    this.lifecycle = new Lifecycle("sync worker " + config.consumer());
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.faults = Objects.requireNonNull(faults, "faults");
     this.groups = new StreamGroups(redis, config.group());
@@ -115,13 +111,8 @@ public final class StreamSyncWorker implements AutoCloseable {
 
   /** Starts the worker thread; returns at once (PostgreSQL is not contacted here). */
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("sync worker " + config.consumer() + " is " + state.get());
-    }
-    Thread t = new Thread(this::run, "kairos-sync-" + config.consumer());
-    t.setDaemon(true);
-    thread = t;
-    t.start();
+    lifecycle.start();
+    thread = LoopThread.start("kairos-sync-" + config.consumer(), this::run);
   }
 
   /** Whether the schema migrations have run (PostgreSQL was reached at least once). */
@@ -131,30 +122,24 @@ public final class StreamSyncWorker implements AutoCloseable {
 
   /** Whether the worker thread is running (false after close, or after a simulated crash). */
   public boolean isRunning() {
-    Thread t = thread;
+    LoopThread t = thread;
     return t != null && t.isAlive();
   }
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+    if (!lifecycle.close()) {
       return;
     }
-    Thread t = thread;
-    if (t == null) {
-      return;
-    }
-    t.interrupt();
-    try {
-      t.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    LoopThread t = thread;
+    if (t != null) {
+      t.close();
     }
   }
 
   private void run() {
     log.info("persistence-sync worker {} started (group {})", config.consumer(), config.group());
-    while (state.get() == State.STARTED && !Thread.currentThread().isInterrupted()) {
+    while (lifecycle.isStarted() && !Thread.currentThread().isInterrupted()) {
       try {
         boolean busy = step();
         backoff.reset();
@@ -194,7 +179,7 @@ public final class StreamSyncWorker implements AutoCloseable {
 
   /** True once close() began: it interrupts the thread, which fails the command in flight. */
   private boolean closing() {
-    return state.get() != State.STARTED;
+    return !lifecycle.isStarted();
   }
 
   private void pause(Exception e, String what) {
