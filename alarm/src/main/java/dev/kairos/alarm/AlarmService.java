@@ -2,6 +2,7 @@ package dev.kairos.alarm;
 
 import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmSink;
+import dev.kairos.core.lifecycle.Lifecycle;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.util.List;
@@ -12,7 +13,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,12 +35,6 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
   public static final Duration DEFAULT_CLOSE_GRACE = Duration.ofSeconds(5);
   private static final long DROP_WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
-  private enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   private final AlarmWindow window;
   private final List<AlarmChannel> channels;
   private final RecipientChannels recipientChannels;
@@ -48,7 +42,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
   private final int capacity;
   private final Duration closeGrace;
   private final ScheduledThreadPoolExecutor executor;
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("alarm service");
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicLong lastDropWarnNanos =
       new AtomicLong(System.nanoTime() - DROP_WARN_EVERY_NANOS);
@@ -101,9 +95,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
   }
 
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("alarm service is " + state.get());
-    }
+    lifecycle.start();
     log.info(
         "alarm service started channels={} capacity={}",
         channels.stream().map(AlarmChannel::name).toList(),
@@ -141,7 +133,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
   }
 
   private void submit(AlarmChannel channel, AlarmNotice notice) {
-    if (state.get() != State.STARTED) {
+    if (!lifecycle.isStarted()) {
       drop(channel, notice, "service not running");
       return;
     }
@@ -178,7 +170,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
   private void retryOrGiveUp(
       AlarmChannel channel, AlarmNotice notice, int attempt, String cause, boolean retryable) {
     RetryPolicy policy = channel.retryPolicy();
-    if (retryable && policy.allowsRetryAfter(attempt) && state.get() == State.STARTED) {
+    if (retryable && policy.allowsRetryAfter(attempt) && lifecycle.isStarted()) {
       Duration wait = policy.backoffBefore(attempt);
       try {
         executor.schedule(
@@ -229,7 +221,7 @@ public final class AlarmService implements AlarmSink, AutoCloseable {
    */
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) != State.STARTED) {
+    if (!lifecycle.closeStarted()) {
       executor.shutdownNow();
       return;
     }

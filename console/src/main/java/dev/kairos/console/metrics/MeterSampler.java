@@ -1,11 +1,11 @@
 package dev.kairos.console.metrics;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,16 +17,10 @@ public final class MeterSampler implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(MeterSampler.class);
 
-  enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   private final MeterRegistry meters;
   private final SampleSeries series;
   private final Duration interval;
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("meter sampler");
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -42,9 +36,7 @@ public final class MeterSampler implements AutoCloseable {
   }
 
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("sampler is " + state.get() + ", cannot start");
-    }
+    lifecycle.start();
     thread.scheduleAtFixedRate(this::sampleOnce, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
@@ -52,7 +44,7 @@ public final class MeterSampler implements AutoCloseable {
     try {
       series.add(MeterTotals.read(meters, System.currentTimeMillis()));
     } catch (RuntimeException e) {
-      if (state.get() != State.STARTED) {
+      if (!lifecycle.isStarted()) {
         return; // close() interrupted the call in flight: not a failure
       }
       log.warn("console: reading the meters failed, will keep running", e);
@@ -65,7 +57,7 @@ public final class MeterSampler implements AutoCloseable {
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) != State.CLOSED) {
+    if (lifecycle.close()) {
       thread.shutdownNow();
     }
   }

@@ -35,6 +35,14 @@ public final class Lifecycle {
     return state.getAndSet(State.CLOSED) != State.CLOSED;
   }
 
+  /**
+   * Moves to CLOSED; returns whether the component was STARTED (false when it never started or was
+   * closed before), for a close that must undo only what a start did.
+   */
+  public boolean closeStarted() {
+    return state.getAndSet(State.CLOSED) == State.STARTED;
+  }
+
   public State state() {
     return state.get();
   }

@@ -1,5 +1,6 @@
 package dev.kairos.core.store;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
@@ -12,7 +13,6 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,12 +42,6 @@ public final class JobIndexRepair implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(JobIndexRepair.class);
 
-  private enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   /**
    * What one run did.
    *
@@ -59,7 +53,7 @@ public final class JobIndexRepair implements AutoCloseable {
   public record Report(
       List<Integer> legacyShards, long indexed, List<Integer> verifiedShards, long removed) {}
 
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("job index repair");
   private final KairosRedis redis;
   private final RedisKeys keys;
   private final boolean verifyEveryShard;
@@ -79,9 +73,7 @@ public final class JobIndexRepair implements AutoCloseable {
 
   /** Runs the repair on {@code kairos-job-index}; returns at once. */
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("job index repair is " + state.get());
-    }
+    lifecycle.start();
     thread = new Thread(this::runUntilDone, "kairos-job-index");
     thread.setDaemon(true);
     thread.start();
@@ -94,12 +86,12 @@ public final class JobIndexRepair implements AutoCloseable {
   }
 
   private void runUntilDone() {
-    while (state.get() == State.STARTED) {
+    while (lifecycle.isStarted()) {
       try {
         run();
         return;
       } catch (RuntimeException e) {
-        if (state.get() != State.STARTED) {
+        if (!lifecycle.isStarted()) {
           return;
         }
         log.warn(
@@ -214,7 +206,7 @@ public final class JobIndexRepair implements AutoCloseable {
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) != State.STARTED) {
+    if (!lifecycle.closeStarted()) {
       return;
     }
     thread.interrupt();

@@ -1,5 +1,6 @@
 package dev.kairos.sync.history;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.time.KairosClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,7 +12,6 @@ import java.time.ZoneOffset;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,13 +30,7 @@ public final class TriggerRetention implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TriggerRetention.class);
 
-  enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("trigger retention");
   private final DataSource dataSource;
   private final TriggerHistoryQueries queries;
   private final KairosClock clock;
@@ -97,9 +91,7 @@ public final class TriggerRetention implements AutoCloseable {
           + " WHERE fire_ms < ? LIMIT ?)";
 
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("trigger retention is " + state.get());
-    }
+    lifecycle.start();
     executor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -120,7 +112,7 @@ public final class TriggerRetention implements AutoCloseable {
         log.info("retention deleted {} triggers older than {}", deleted, retention);
       }
     } catch (SQLException | RuntimeException e) {
-      if (state.get() != State.STARTED) {
+      if (!lifecycle.isStarted()) {
         return; // close() interrupted the call in flight: not a failure
       }
       log.warn("retention run failed ({}); will keep running", e.toString());
@@ -129,7 +121,7 @@ public final class TriggerRetention implements AutoCloseable {
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) == State.STARTED) {
+    if (lifecycle.closeStarted()) {
       executor.shutdownNow();
     }
   }

@@ -1,10 +1,10 @@
 package dev.kairos.sync.worker;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,13 +15,7 @@ public final class SyncLagMonitor implements AutoCloseable {
 
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
 
-  enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("lag monitor");
   private final SyncHealth health;
   private final Duration interval;
   private final SyncMetrics metrics;
@@ -34,9 +28,7 @@ public final class SyncLagMonitor implements AutoCloseable {
   }
 
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("lag monitor is " + state.get());
-    }
+    lifecycle.start();
     executor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -51,7 +43,7 @@ public final class SyncLagMonitor implements AutoCloseable {
     try {
       health.refresh();
     } catch (RuntimeException e) {
-      if (state.get() != State.STARTED) {
+      if (!lifecycle.isStarted()) {
         return; // close() interrupted the call in flight: not a failure
       }
       // Redis unavailable for a moment: the gauges keep their last values.
@@ -62,7 +54,7 @@ public final class SyncLagMonitor implements AutoCloseable {
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) != State.STARTED) {
+    if (!lifecycle.closeStarted()) {
       return;
     }
     executor.shutdownNow();

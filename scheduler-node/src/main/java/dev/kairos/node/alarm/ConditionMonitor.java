@@ -1,5 +1,6 @@
 package dev.kairos.node.alarm;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,16 +22,10 @@ public final class ConditionMonitor implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ConditionMonitor.class);
 
-  private enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   private final List<ConditionCheck> checks;
   private final Duration interval;
   private final MeterRegistry meters;
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("condition monitor");
   private ScheduledExecutorService executor;
 
   ConditionMonitor(List<ConditionCheck> checks, Duration interval, MeterRegistry meters) {
@@ -47,9 +41,7 @@ public final class ConditionMonitor implements AutoCloseable {
   }
 
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("condition monitor is " + state.get());
-    }
+    lifecycle.start();
     executor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -75,7 +67,7 @@ public final class ConditionMonitor implements AutoCloseable {
     try {
       check.check();
     } catch (RuntimeException e) {
-      if (state.get() != State.STARTED) {
+      if (!lifecycle.isStarted()) {
         return; // close() interrupted the call in flight: not a failure
       }
       errors.increment();
@@ -85,7 +77,7 @@ public final class ConditionMonitor implements AutoCloseable {
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) != State.STARTED) {
+    if (!lifecycle.closeStarted()) {
       return;
     }
     executor.shutdownNow();

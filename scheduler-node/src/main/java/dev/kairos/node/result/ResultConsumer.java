@@ -1,6 +1,7 @@
 package dev.kairos.node.result;
 
 import dev.kairos.core.error.KairosException;
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.protocol.message.MalformedMessageException;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
@@ -8,7 +9,6 @@ import dev.kairos.protocol.message.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -29,13 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ResultConsumer implements AutoCloseable {
 
-  /** Lifecycle: start once, close any number of times. */
-  public enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   /** The consumer group of every scheduler node. */
   public static final String GROUP = "kairos_results_nodes";
 
@@ -49,7 +42,7 @@ public final class ResultConsumer implements AutoCloseable {
   private final Duration writeTimeout;
   private final DefaultMQPushConsumer consumer;
   private final MessageCodec codec = new MessageCodec();
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("result consumer");
 
   ResultConsumer(
       ResultRecorder recorder,
@@ -75,9 +68,7 @@ public final class ResultConsumer implements AutoCloseable {
   }
 
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("result consumer is " + state.get());
-    }
+    lifecycle.start();
     try {
       consumer.subscribe(TopicNames.RESULTS, "*");
       consumer.registerMessageListener(
@@ -109,8 +100,8 @@ public final class ResultConsumer implements AutoCloseable {
         TopicNames.RESULTS);
   }
 
-  public State state() {
-    return state.get();
+  public Lifecycle.State state() {
+    return lifecycle.state();
   }
 
   /** Runs on a consumer thread; never throws. */
@@ -140,7 +131,7 @@ public final class ResultConsumer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+    if (!lifecycle.close()) {
       return;
     }
     consumer.shutdown();
