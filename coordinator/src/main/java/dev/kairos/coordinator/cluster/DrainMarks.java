@@ -1,10 +1,10 @@
 package dev.kairos.coordinator.cluster;
 
 import dev.kairos.coordinator.assign.LiveNodes;
+import dev.kairos.core.lifecycle.Lifecycle;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -29,15 +29,9 @@ public final class DrainMarks implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DrainMarks.class);
 
-  private enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   private final CuratorFramework client;
   private final ZkLayout layout;
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("drain marks");
   private final List<MembershipListener> listeners = new CopyOnWriteArrayList<>();
   private CuratorCache cache;
 
@@ -52,9 +46,7 @@ public final class DrainMarks implements AutoCloseable {
 
   /** Starts watching the marks. */
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("drain marks were already " + state.get());
-    }
+    lifecycle.start();
     cache = CuratorCache.build(client, layout.draining());
     cache
         .listenable()
@@ -125,7 +117,7 @@ public final class DrainMarks implements AutoCloseable {
   /** Stops watching; a mark this process wrote goes with its session. Close twice is a no-op. */
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) == State.STARTED) {
+    if (lifecycle.closeStarted()) {
       cache.close();
     }
   }

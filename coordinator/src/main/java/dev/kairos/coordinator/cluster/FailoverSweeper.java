@@ -1,6 +1,7 @@
 package dev.kairos.coordinator.cluster;
 
 import dev.kairos.coordinator.assign.LiveNodes;
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.protocol.failover.MoveReport;
 import dev.kairos.protocol.failover.NodeEntryMover;
@@ -15,7 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,12 +34,6 @@ public final class FailoverSweeper
 
   private static final Logger log = LoggerFactory.getLogger(FailoverSweeper.class);
 
-  private enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   private final String nodeName;
   private final NodeEntryMover mover;
   private final ShardFence fence;
@@ -47,7 +41,7 @@ public final class FailoverSweeper
   private final KairosClock clock;
   private final Duration interval;
   private final Consumer<StaleTermException> onStaleTerm;
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("failover sweeper");
   private final Counter sweeps;
   private final Counter nodesSwept;
   private final Counter errors;
@@ -81,9 +75,7 @@ public final class FailoverSweeper
   }
 
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("failover sweeper was already " + state.get());
-    }
+    lifecycle.start();
     executor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -125,7 +117,7 @@ public final class FailoverSweeper
   }
 
   private void submit(long forTerm) {
-    if (forTerm > 0 && state.get() == State.STARTED) {
+    if (forTerm > 0 && lifecycle.isStarted()) {
       try {
         executor.execute(() -> sweep(forTerm));
       } catch (RejectedExecutionException e) {
@@ -135,7 +127,7 @@ public final class FailoverSweeper
   }
 
   private void sweep(long forTerm) {
-    if (forTerm == 0 || term != forTerm || state.get() != State.STARTED) {
+    if (forTerm == 0 || term != forTerm || !lifecycle.isStarted()) {
       return;
     }
     try {
@@ -168,7 +160,7 @@ public final class FailoverSweeper
       term = 0;
       onStaleTerm.accept(e);
     } catch (RuntimeException e) {
-      if (state.get() != State.STARTED) {
+      if (!lifecycle.isStarted()) {
         return; // close() interrupted this sweep; nothing failed
       }
       errors.increment();
@@ -179,9 +171,9 @@ public final class FailoverSweeper
   /** Stops sweeping; close twice is a no-op. */
   @Override
   public void close() {
-    State previous = state.getAndSet(State.CLOSED);
+    Lifecycle.State previous = lifecycle.closeFrom();
     term = 0;
-    if (previous == State.STARTED) {
+    if (previous == Lifecycle.State.STARTED) {
       executor.shutdownNow();
       try {
         executor.awaitTermination(5, TimeUnit.SECONDS);

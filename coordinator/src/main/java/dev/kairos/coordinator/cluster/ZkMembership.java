@@ -1,6 +1,7 @@
 package dev.kairos.coordinator.cluster;
 
 import dev.kairos.coordinator.assign.LiveNodes;
+import dev.kairos.core.lifecycle.Lifecycle;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Comparator;
@@ -9,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -33,17 +33,11 @@ public final class ZkMembership implements LiveNodes, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ZkMembership.class);
 
-  private enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   private final CuratorFramework client;
   private final ZkLayout layout;
   private final Member self;
   private final long recheckMs;
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("membership");
   private final List<MembershipListener> listeners = new CopyOnWriteArrayList<>();
   private final Counter registrations;
   private final Counter conflicts;
@@ -73,10 +67,7 @@ public final class ZkMembership implements LiveNodes, AutoCloseable {
 
   /** Registers this node and starts watching the members. */
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException(
-          "membership of " + self.name() + " was already " + state.get());
-    }
+    lifecycle.start();
     executor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -130,18 +121,18 @@ public final class ZkMembership implements LiveNodes, AutoCloseable {
   }
 
   private void connectionChanged(CuratorFramework c, ConnectionState newState) {
-    if (newState == ConnectionState.RECONNECTED && state.get() == State.STARTED) {
+    if (newState == ConnectionState.RECONNECTED && lifecycle.isStarted()) {
       executor.execute(this::recheck);
     }
   }
 
   private void recheck() {
     try {
-      if (state.get() == State.STARTED && client.getZookeeperClient().isConnected()) {
+      if (lifecycle.isStarted() && client.getZookeeperClient().isConnected()) {
         ensureRegistered();
       }
     } catch (RuntimeException e) {
-      if (state.get() != State.STARTED) {
+      if (!lifecycle.isStarted()) {
         // close() interrupts a check in flight: that is the shutdown, not a ZooKeeper failure.
         log.debug("node={} membership check ended by close", self.name());
         return;
@@ -200,8 +191,8 @@ public final class ZkMembership implements LiveNodes, AutoCloseable {
   /** Stops watching and removes the member znode; close twice is a no-op. */
   @Override
   public void close() {
-    State previous = state.getAndSet(State.CLOSED);
-    if (previous != State.STARTED) {
+    Lifecycle.State previous = lifecycle.closeFrom();
+    if (previous != Lifecycle.State.STARTED) {
       return;
     }
     client.getConnectionStateListenable().removeListener(reconnect);

@@ -43,6 +43,11 @@ public final class Lifecycle {
     return state.getAndSet(State.CLOSED) == State.STARTED;
   }
 
+  /** Moves to CLOSED; returns the state it left, for a close whose work depends on it. */
+  public State closeFrom() {
+    return state.getAndSet(State.CLOSED);
+  }
+
   public State state() {
     return state.get();
   }

@@ -1,5 +1,6 @@
 package dev.kairos.mq.log;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.log.LogLine;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
@@ -11,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -36,13 +36,7 @@ public final class TriggerLogShipper implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TriggerLogShipper.class);
 
-  enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("log shipper");
   private final KairosRedis redis;
   private final TriggerLogSettings settings;
   private final long eventsMaxLen;
@@ -73,9 +67,7 @@ public final class TriggerLogShipper implements AutoCloseable {
   }
 
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("log shipper is " + state.get());
-    }
+    lifecycle.start();
     Thread thread = new Thread(this::flushLoop, "kairos-log-flusher-" + app);
     thread.setDaemon(true);
     flusher = thread;
@@ -113,9 +105,9 @@ public final class TriggerLogShipper implements AutoCloseable {
 
   private void flushLoop() {
     long intervalNanos = settings.flushInterval().toNanos();
-    while (state.get() == State.STARTED) {
+    while (lifecycle.isStarted()) {
       LockSupport.parkNanos(this, intervalNanos);
-      if (Thread.interrupted() && state.get() != State.STARTED) {
+      if (Thread.interrupted() && !lifecycle.isStarted()) {
         break;
       }
       try {
@@ -218,8 +210,8 @@ public final class TriggerLogShipper implements AutoCloseable {
   /** Stops the flusher after one last flush of what every run still holds. Idempotent. */
   @Override
   public void close() {
-    State previous = state.getAndSet(State.CLOSED);
-    if (previous != State.STARTED) {
+    Lifecycle.State previous = lifecycle.closeFrom();
+    if (previous != Lifecycle.State.STARTED) {
       return;
     }
     Thread thread = flusher;

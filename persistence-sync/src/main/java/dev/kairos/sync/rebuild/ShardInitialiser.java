@@ -1,5 +1,6 @@
 package dev.kairos.sync.rebuild;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.ShardReadiness;
 import dev.kairos.sync.worker.Backoff;
@@ -16,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,12 +41,6 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
   public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(1);
   private static final Logger log = LoggerFactory.getLogger(ShardInitialiser.class);
 
-  private enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   /** Marker states of every shard at the last check; replaced whole, never mutated. */
   private record Markers(boolean[] present, int missing, int provisional) {
     static final Markers NONE = new Markers(new boolean[0], 0, 0);
@@ -56,7 +50,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
     }
   }
 
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("shard initialiser");
   private final KairosRedis redis;
   private final RedisRebuilder rebuilder;
   private final IntSupplier shards;
@@ -127,9 +121,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
    * returns), then checks and rebuilds on {@code kairos-shard-init}. Never touches PostgreSQL here.
    */
   public void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("shard initialiser is " + state.get());
-    }
+    lifecycle.start();
     try {
       int count = shards.getAsInt();
       if (count > 0) {
@@ -167,7 +159,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // closing
     } catch (RuntimeException e) {
-      if (state.get() != State.STARTED) {
+      if (!lifecycle.isStarted()) {
         return; // close() interrupted the call in flight: not a failure
       }
       failures.increment();
@@ -242,7 +234,7 @@ public final class ShardInitialiser implements ShardReadiness, AutoCloseable {
 
   @Override
   public void close() {
-    if (state.getAndSet(State.CLOSED) != State.STARTED) {
+    if (!lifecycle.closeStarted()) {
       return;
     }
     executor.shutdownNow();

@@ -1,5 +1,6 @@
 package dev.kairos.node.lifecycle.guard;
 
+import dev.kairos.core.lifecycle.Lifecycle;
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.time.KairosClock;
@@ -24,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -49,12 +49,6 @@ final class LostTriggerMonitor implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LostTriggerMonitor.class);
   private static final Pattern BROADCAST = Pattern.compile("#(\\d+)/(\\d+)");
 
-  private enum State {
-    LATENT,
-    STARTED,
-    CLOSED
-  }
-
   private final long term;
   private final OpenTriggerStore store;
   private final RedisKeys keys;
@@ -65,7 +59,7 @@ final class LostTriggerMonitor implements AutoCloseable {
   private final LostTriggerJudge judge;
   private final Consumer<StaleTermException> onStaleTerm;
   private final GuardMeters meters;
-  private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+  private final Lifecycle lifecycle = new Lifecycle("lost-trigger monitor");
   private final PassPacing pacing;
   private volatile ScheduledExecutorService executor;
   private boolean backingOff; // monitor thread only
@@ -101,7 +95,7 @@ final class LostTriggerMonitor implements AutoCloseable {
   }
 
   boolean isRunning() {
-    return state.get() == State.STARTED;
+    return lifecycle.isStarted();
   }
 
   private String threadName() {
@@ -109,9 +103,7 @@ final class LostTriggerMonitor implements AutoCloseable {
   }
 
   void start() {
-    if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-      throw new IllegalStateException("lost-trigger monitor of term " + term + " is " + state);
-    }
+    lifecycle.start();
     executor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -207,7 +199,7 @@ final class LostTriggerMonitor implements AutoCloseable {
     }
     long now = clock.nowMs();
     for (int shard = 0; shard < perShard.size(); shard++) {
-      if (state.get() == State.CLOSED) {
+      if (lifecycle.state() == Lifecycle.State.CLOSED) {
         break; // closed mid-pass: stop writing at once (the fence would stop a stale term anyway)
       }
       LostTriggerJudge.Verdicts verdicts = judge.judge(perShard.get(shard), slots, now);
@@ -354,8 +346,8 @@ final class LostTriggerMonitor implements AutoCloseable {
   /** Stops the monitor at once; close twice is a no-op. */
   @Override
   public void close() {
-    State previous = state.getAndSet(State.CLOSED);
-    if (previous == State.CLOSED || executor == null) {
+    Lifecycle.State previous = lifecycle.closeFrom();
+    if (previous == Lifecycle.State.CLOSED || executor == null) {
       return;
     }
     if (Thread.currentThread().getName().equals(threadName())) {
