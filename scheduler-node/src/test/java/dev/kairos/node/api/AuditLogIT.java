@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.secret.SecretParamsCipher;
+import dev.kairos.core.secret.SecretParamsKey;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
@@ -152,8 +153,22 @@ class AuditLogIT {
     assertThat(entries.get(0).path("jobAfter").path("params").asText())
         .doesNotContain("t0p-s3cret")
         .contains(SecretParamsCipher.PREFIX);
-    assertThat(node.call("DELETE", "/api/v1/jobs/" + job, null, ADMIN, Map.of()).status())
-        .isEqualTo(204);
+    // A copy gets the secrets sealed for its own id (a sealed value opens only for its job).
+    ApiTestNode.Response copy =
+        node.post("/api/v1/jobs/" + job + "/copy", "{\"id\":\"" + job + "-copy\"}", ADMIN);
+    assertThat(copy.status()).as(copy.toString()).isEqualTo(201);
+    assertThat(copy.json().path("params").asText()).isEqualTo(params);
+    String copyStored =
+        redis.sync().hget(RedisKeys.job(keys.shardOf(job + "-copy"), job + "-copy"), "params");
+    assertThat(copyStored).doesNotContain("t0p-s3cret").isNotEqualTo(stored);
+    assertThat(
+            SecretParamsCipher.openingWith(List.of(SecretParamsKey.parse(PARAMS_KEY)))
+                .open(job + "-copy", copyStored))
+        .isEqualTo(params);
+    for (String id : List.of(job, job + "-copy")) {
+      assertThat(node.call("DELETE", "/api/v1/jobs/" + id, null, ADMIN, Map.of()).status())
+          .isEqualTo(204);
+    }
   }
 
   @Test

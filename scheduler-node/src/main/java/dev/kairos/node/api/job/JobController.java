@@ -246,7 +246,10 @@ class JobController {
   @PostMapping(path = JOBS + "/{id}/copy", produces = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<JobView> copy(
       @PathVariable String id, @RequestBody(required = false) CopyJobRequest request) {
-    JobDefinition source = findWritable(id);
+    JobDefinition sealed = findWritable(id);
+    // Sealed secrets are bound to their job's id: the copy gets them opened, to be sealed for it.
+    JobDefinition source =
+        sealed.toBuilder().params(store.secretParams().openIfPossible(id, sealed.params())).build();
     String wanted = request == null ? null : request.id();
     JobDefinition stored = null;
     if (wanted != null) {
