@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * three nodes sync to it. Firing never depends on it: every fire of the window starts, none twice.
  * When it is back, persistence-sync catches up: every trigger of the window reaches the history
  * with its final state. {@code -Ddrill.postgres.down-s=300} runs the five-minute outage of issue
- * #14; verify runs 45 s.
+ * #14; verify runs 30 s.
  */
 @RealInfra(
     redis = RedisMode.STANDALONE,
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class PostgresOutageDrillIT extends DrillBase {
 
   private static final Duration DOWN =
-      Duration.ofSeconds(Long.getLong("drill.postgres.down-s", 45));
+      Duration.ofSeconds(Long.getLong("drill.postgres.down-s", 30));
   private static final Duration CATCH_UP = Duration.ofMinutes(3);
 
   @Test

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue #14's random mix: for {@code drill.mix.duration-s} (50 s in {@code verify}; {@code
+ * Issue #14's random mix: for {@code drill.mix.duration-s} (40 s in {@code verify}; {@code
  * -Ddrill.mix.duration-s=600} is the issue's ten minutes) faults of the matrix follow each other in
  * a random order with random lengths and random quiet gaps, while 300 jobs fire every second: a
  * follower or the leader killed -9 and restarted, the leader paused, an executor killed -9 and
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 @ProxiedNodeLinks
 class RandomMixDrillIT extends DrillBase {
 
-  private static final Duration MIX = Duration.ofSeconds(Long.getLong("drill.mix.duration-s", 50));
+  private static final Duration MIX = Duration.ofSeconds(Long.getLong("drill.mix.duration-s", 40));
   private static final long SEED = Long.getLong("drill.mix.seed", System.nanoTime());
   private static final Duration WHOLE_DEADLINE = Duration.ofSeconds(180);
 

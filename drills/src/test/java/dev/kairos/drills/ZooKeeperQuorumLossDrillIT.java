@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two of the three ZooKeeper servers stop, so the ensemble has no quorum for 30 s ({@code
+ * Two of the three ZooKeeper servers stop, so the ensemble has no quorum for 20 s ({@code
  * -Ddrill.zookeeper.down-s=60}: issue #14's minute), while 300 jobs fire every second. Without
  * ZooKeeper no node may lead: the leader steps down on SUSPENDED, nobody scans, and the nodes fire
  * only what they already hold. When the quorum is back a leader is elected with a higher term, and
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ZooKeeperQuorumLossDrillIT extends DrillBase {
 
   private static final Duration DOWN =
-      Duration.ofSeconds(Long.getLong("drill.zookeeper.down-s", 30));
+      Duration.ofSeconds(Long.getLong("drill.zookeeper.down-s", 20));
 
   @Test
   void aQuorumLossCostsNoFire() throws Exception {
