@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The leader loses its network path to Redis for 20 s ({@code -Ddrill.partition.down-s}) while it
+ * The leader loses its network path to Redis for 15 s ({@code -Ddrill.partition.down-s}) while it
  * still reaches ZooKeeper, so it keeps heartbeating and stays leader, but cannot scan, claim or
  * take its own due entries: its commands time out and hang on the open connection. When the path
  * heals, its first passes forgive the gap (misfire grace) and claim what came due, and its wheel
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class LeaderRedisPartitionDrillIT extends DrillBase {
 
   private static final Duration DOWN =
-      Duration.ofSeconds(Long.getLong("drill.partition.down-s", 20));
+      Duration.ofSeconds(Long.getLong("drill.partition.down-s", 15));
 
   @Test
   void partitioningTheLeaderFromRedisCostsNoFire() throws Exception {

@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The leader loses its network path to every ZooKeeper server for 20 s ({@code
+ * The leader loses its network path to every ZooKeeper server for 15 s ({@code
  * -Ddrill.partition.down-s}) while it still reaches Redis and the broker, and 300 jobs fire every
  * second. It must stop leading on SUSPENDED (docs/design.md "Leadership"); its session expires, the
  * followers elect a higher term and move the entries it held; it keeps firing only what is still in
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class LeaderZooKeeperPartitionDrillIT extends DrillBase {
 
   private static final Duration DOWN =
-      Duration.ofSeconds(Long.getLong("drill.partition.down-s", 20));
+      Duration.ofSeconds(Long.getLong("drill.partition.down-s", 15));
 
   @Test
   void partitioningTheLeaderFromZooKeeperCostsNoFire() throws Exception {
