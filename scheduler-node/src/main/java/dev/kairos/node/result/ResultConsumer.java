@@ -1,6 +1,7 @@
 package dev.kairos.node.result;
 
 import dev.kairos.core.error.KairosException;
+import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.protocol.message.MalformedMessageException;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
@@ -56,13 +57,14 @@ public final class ResultConsumer implements AutoCloseable {
       ResultMeters meters,
       String group,
       String nameServer,
+      RocketMqCredentials credentials,
       String node,
       int threads,
       Duration writeTimeout) {
     this.recorder = recorder;
     this.meters = meters;
     this.writeTimeout = writeTimeout;
-    this.consumer = new DefaultMQPushConsumer(group);
+    this.consumer = new DefaultMQPushConsumer(group, credentials.rpcHook());
     consumer.setNamesrvAddr(nameServer);
     // One client instance per (address, instance name): two nodes in one JVM must not share it.
     consumer.setInstanceName("kairos-results-" + node);
