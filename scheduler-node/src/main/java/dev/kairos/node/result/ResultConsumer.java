@@ -1,6 +1,7 @@
 package dev.kairos.node.result;
 
 import dev.kairos.core.error.KairosException;
+import dev.kairos.mq.route.KairosAcl;
 import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.protocol.message.MalformedMessageException;
 import dev.kairos.protocol.message.MessageCodec;
@@ -38,7 +39,7 @@ public final class ResultConsumer implements AutoCloseable {
   }
 
   /** The consumer group of every scheduler node. */
-  public static final String GROUP = "kairos_results_nodes";
+  public static final String GROUP = KairosAcl.NODE_RESULTS_GROUP;
 
   /** Results per batch handed to the recorder (and pipelined to Redis together). */
   static final int BATCH = 64;
