@@ -3,12 +3,21 @@ package dev.kairos.devinfra;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
+import org.apache.rocketmq.auth.authentication.provider.DefaultAuthenticationProvider;
+import org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider;
+import org.apache.rocketmq.auth.authorization.provider.DefaultAuthorizationProvider;
+import org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider;
+import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
@@ -31,6 +40,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Layout under the given directory: {@code namesrv/} (kv config), {@code store/} (commit log,
  * consume queues, index, {@code config/} with topics and consumer offsets).
+ *
+ * <p>{@link #startWithAcl} starts one whose broker enforces RocketMQ 5.3's ACL 2.0 (authentication
+ * and authorization, users and ACLs in RocksDB under {@code store/config}); the NameServer of
+ * RocketMQ 5.3 enforces nothing. {@link RealInfra} never starts that kind: a test starts and closes
+ * its own.
  */
 public final class EmbeddedRocketMq implements AutoCloseable {
 
@@ -48,6 +62,12 @@ public final class EmbeddedRocketMq implements AutoCloseable {
    */
   private static final Duration CLIENT_THREADS_TIMEOUT = Duration.ofSeconds(5);
 
+  /**
+   * Embedded brokers running in this JVM: the JVM-wide wait for lingering RocketMQ threads at close
+   * is for the last one only, since the threads cannot be told apart by broker.
+   */
+  private static final AtomicInteger EMBEDDED_RUNNING = new AtomicInteger();
+
   private final Lifecycle lifecycle = new Lifecycle("rocketmq");
   private final Path storeDir;
   private final int brokerPort;
@@ -58,6 +78,11 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   private final Map<String, Integer> topics = new ConcurrentHashMap<>();
   private BrokerController broker;
   private DefaultMQAdminExt admin;
+
+  /** The ACL of an ACL-enabled broker ({@link #startWithAcl}), else null. */
+  private AuthConfig auth;
+
+  private SessionCredentials superUser;
 
   /** Both set for servers started elsewhere ({@link InfraBackend#CONTAINERS}), else null. */
   private ServerControl attachedNameServer;
@@ -111,6 +136,37 @@ public final class EmbeddedRocketMq implements AutoCloseable {
 
   /** Starts the NameServer and the Broker under {@code dir}; returns once the broker registered. */
   public static EmbeddedRocketMq start(Path dir) {
+    return start(dir, null, null);
+  }
+
+  /**
+   * Starts the NameServer and a Broker under {@code dir} whose every request must be signed by a
+   * user (authentication) that an ACL allows the request (authorization): RocketMQ 5.3's ACL 2.0.
+   * {@code superUser} is created as the broker's initial super user (it may do anything); this
+   * instance's own admin signs as it, so {@link #createTopic} keeps working. Make further users
+   * with {@link #createUser} and {@link #createAcl}.
+   */
+  public static EmbeddedRocketMq startWithAcl(Path dir, String superUser, String superPassword) {
+    for (String part : List.of(superUser, superPassword)) {
+      if (!part.matches("[A-Za-z0-9_-]+")) {
+        throw new IllegalArgumentException("super user and password must be [A-Za-z0-9_-]+");
+      }
+    }
+    AuthConfig auth = new AuthConfig();
+    auth.setAuthenticationEnabled(true);
+    auth.setAuthenticationProvider(DefaultAuthenticationProvider.class.getName());
+    auth.setAuthenticationMetadataProvider(LocalAuthenticationMetadataProvider.class.getName());
+    auth.setAuthorizationEnabled(true);
+    auth.setAuthorizationProvider(DefaultAuthorizationProvider.class.getName());
+    auth.setAuthorizationMetadataProvider(LocalAuthorizationMetadataProvider.class.getName());
+    auth.setInitAuthenticationUser(
+        "{\"username\":\"" + superUser + "\",\"password\":\"" + superPassword + "\"}");
+    auth.setInnerClientAuthenticationCredentials(
+        "{\"accessKey\":\"" + superUser + "\",\"secretKey\":\"" + superPassword + "\"}");
+    return start(dir, auth, new SessionCredentials(superUser, superPassword));
+  }
+
+  private static EmbeddedRocketMq start(Path dir, AuthConfig auth, SessionCredentials superUser) {
     long began = System.nanoTime();
     EmbeddedRocketMq mq;
     try {
@@ -125,10 +181,15 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       int brokerPort =
           FreePorts.pickBlock(0, RocketMqBroker.FAST_CHANNEL_OFFSET, RocketMqBroker.HA_OFFSET);
       mq = new EmbeddedRocketMq(storeDir, brokerPort, namesrvConfig, namesrvNetty);
+      if (auth != null) {
+        mq.auth = auth;
+        mq.superUser = superUser;
+      }
     } catch (Exception e) {
       throw new IllegalStateException("rocketmq failed to prepare under " + dir + ": " + e, e);
     }
     mq.lifecycle.markStarted();
+    EMBEDDED_RUNNING.incrementAndGet();
     try {
       if (!mq.nameServer.initialize()) {
         throw new IllegalStateException("NameServer did not initialize");
@@ -136,16 +197,20 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       mq.nameServer.start();
       long namesrvMillis = Millis.since(began);
       mq.launchBroker();
-      mq.admin = new DefaultMQAdminExt();
+      mq.admin =
+          mq.superUser == null
+              ? new DefaultMQAdminExt()
+              : new DefaultMQAdminExt(new AclClientRPCHook(mq.superUser));
       mq.admin.setNamesrvAddr(mq.nameServerAddress);
       mq.admin.setInstanceName("kairos-devinfra-admin-" + mq.brokerPort);
       mq.admin.start();
       mq.awaitBrokerRegistration(true);
       log.info(
-          "rocketmq started: name server {} (in {} ms), broker {} — total {} ms",
+          "rocketmq started: name server {} (in {} ms), broker {}{} — total {} ms",
           mq.nameServerAddress,
           namesrvMillis,
           mq.brokerAddress(),
+          auth == null ? "" : " with ACL 2.0",
           Millis.since(began));
       return mq;
     } catch (Exception e) {
@@ -157,6 +222,48 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   /** {@code 127.0.0.1:<port>} of the NameServer: what producers and consumers are given. */
   public String nameServerAddress() {
     return nameServerAddress;
+  }
+
+  /** Whether the broker enforces ACL ({@link #startWithAcl}). */
+  public boolean isAclEnabled() {
+    return auth != null;
+  }
+
+  /**
+   * Creates a normal user (an ACL 2.0 subject {@code User:<username>}) on the broker, signed as the
+   * super user; the user may do nothing until {@link #createAcl} allows it.
+   */
+  public synchronized void createUser(String username, String password) {
+    requireAcl();
+    try {
+      admin.createUser(brokerAddress(), username, password, "Normal");
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create user " + username + ": " + e, e);
+    }
+  }
+
+  /**
+   * Allows {@code username} the {@code actions} (e.g. {@code Pub}, {@code Sub}, {@code Create}) on
+   * each of the {@code resources} (e.g. {@code Topic:kairos_*}, {@code Group:g}) from any address,
+   * as {@code mqadmin createAcl -s User:<username> -r ... -a ... -d Allow} does. Another call for
+   * the same resource replaces its actions.
+   */
+  public synchronized void createAcl(
+      String username, List<String> resources, List<String> actions) {
+    requireAcl();
+    try {
+      admin.createAcl(brokerAddress(), "User:" + username, resources, actions, null, "Allow");
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "cannot allow " + username + " " + actions + " on " + resources + ": " + e, e);
+    }
+  }
+
+  private void requireAcl() {
+    lifecycle.requireStarted();
+    if (auth == null) {
+      throw new IllegalStateException("the broker on " + brokerAddress() + " enforces no ACL");
+    }
   }
 
   /** {@code 127.0.0.1:<port>} of the broker. */
@@ -346,6 +453,11 @@ public final class EmbeddedRocketMq implements AutoCloseable {
       nameServer.shutdown();
     }
     join(brokerCloser);
+    if (EMBEDDED_RUNNING.decrementAndGet() > 0) {
+      // Another embedded broker of this JVM still runs its own threads of the same names.
+      log.info("rocketmq closed in {} ms", Millis.since(began));
+      return;
+    }
     // The remoting servers' Netty executors end after close returns (a graceful quiet period).
     LingeringThreads.awaitGone(
         LingeringThreads.ROCKETMQ_SERVERS, NETTY_THREADS_TIMEOUT, "RocketMQ server Netty");
@@ -393,7 +505,9 @@ public final class EmbeddedRocketMq implements AutoCloseable {
   }
 
   private void launchBroker() throws Exception {
-    BrokerController created = RocketMqBroker.create(storeDir, brokerPort, nameServerAddress);
+    BrokerController created =
+        RocketMqBroker.create(
+            storeDir, brokerPort, nameServerAddress, auth == null ? null : auth.clone());
     if (!created.initialize()) {
       created.shutdown();
       throw new IllegalStateException("broker did not initialize (store " + storeDir + ")");

@@ -1,6 +1,7 @@
 package dev.kairos.devinfra;
 
 import java.nio.file.Path;
+import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.broker.BrokerPathConfigHelper;
 import org.apache.rocketmq.common.BrokerConfig;
@@ -31,7 +32,12 @@ final class RocketMqBroker {
 
   private RocketMqBroker() {}
 
-  static BrokerController create(Path storeDir, int port, String nameServerAddress) {
+  /**
+   * @param auth the broker's authentication and authorization (ACL 2.0), or null for none: the
+   *     broker of {@link RealInfra}
+   */
+  static BrokerController create(
+      Path storeDir, int port, String nameServerAddress, AuthConfig auth) {
     BrokerConfig broker = new BrokerConfig();
     broker.setBrokerName(NAME);
     broker.setBrokerClusterName(NAME);
@@ -75,6 +81,13 @@ final class RocketMqBroker {
     // The broker writes broker.properties here; the default is ~/store/config.
     BrokerPathConfigHelper.setBrokerConfigPath(
         storeDir.resolve("config").resolve("broker.properties").toString());
-    return new BrokerController(broker, server, new NettyClientConfig(), store);
+    if (auth == null) {
+      return new BrokerController(broker, server, new NettyClientConfig(), store);
+    }
+    // As the broker's own startup does: users and ACLs live in RocksDB under the store's config.
+    auth.setConfigName(NAME);
+    auth.setClusterName(NAME);
+    auth.setAuthConfigPath(storeDir.resolve("config").toString());
+    return new BrokerController(broker, server, new NettyClientConfig(), store, auth);
   }
 }

@@ -2,6 +2,7 @@ package dev.kairos.mq.executor;
 
 import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.mq.log.TriggerLogSettings;
+import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,6 +24,8 @@ import java.util.Objects;
  *     handler topics' routes; a restarted NameServer knows none until the broker re-registers
  * @param secretParams opens the params' secrets the nodes sealed, right before the handler runs (a
  *     run whose params it cannot open fails, naming the key it lacks)
+ * @param rocketMqCredentials the RocketMQ ACL user the consumer and the results producer sign their
+ *     requests as ({@link RocketMqCredentials#NONE} for a broker without ACL)
  */
 public record ExecutorSettings(
     SlotLeaseConfig lease,
@@ -35,7 +38,8 @@ public record ExecutorSettings(
     ResultReports resultReports,
     TriggerLogSettings log,
     Duration routeTimeout,
-    SecretParamsCipher secretParams) {
+    SecretParamsCipher secretParams,
+    RocketMqCredentials rocketMqCredentials) {
 
   /**
    * A run holds its worker through the start claim's round trip, so under load the workers, not
@@ -61,6 +65,7 @@ public record ExecutorSettings(
     Objects.requireNonNull(log, "log");
     Objects.requireNonNull(routeTimeout, "routeTimeout");
     Objects.requireNonNull(secretParams, "secretParams");
+    Objects.requireNonNull(rocketMqCredentials, "rocketMqCredentials");
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdownGrace must not be negative");
     }
@@ -81,7 +86,8 @@ public record ExecutorSettings(
         ResultReports.EXCEPTIONS,
         TriggerLogSettings.DEFAULTS,
         DEFAULT_ROUTE_TIMEOUT,
-        SecretParamsCipher.none());
+        SecretParamsCipher.none(),
+        RocketMqCredentials.NONE);
   }
 
   /** These settings with another choice of published results. */
@@ -97,7 +103,8 @@ public record ExecutorSettings(
         reports,
         log,
         routeTimeout,
-        secretParams);
+        secretParams,
+        rocketMqCredentials);
   }
 
   /** These settings with another way of shipping log lines. */
@@ -113,7 +120,8 @@ public record ExecutorSettings(
         resultReports,
         log,
         routeTimeout,
-        secretParams);
+        secretParams,
+        rocketMqCredentials);
   }
 
   /** These settings opening sealed params with {@code cipher}. */
@@ -129,7 +137,25 @@ public record ExecutorSettings(
         resultReports,
         log,
         routeTimeout,
-        cipher);
+        cipher,
+        rocketMqCredentials);
+  }
+
+  /** These settings signing the RocketMQ requests with {@code credentials}. */
+  public ExecutorSettings withRocketMqCredentials(RocketMqCredentials credentials) {
+    return new ExecutorSettings(
+        lease,
+        nameServerAddress,
+        workerThreads,
+        maxInFlight,
+        dedupWindow,
+        pollTimeout,
+        shutdownGrace,
+        resultReports,
+        log,
+        routeTimeout,
+        secretParams,
+        credentials);
   }
 
   /** RocketMQ consumer group of the app: shared by its instances, so offsets follow the slot. */

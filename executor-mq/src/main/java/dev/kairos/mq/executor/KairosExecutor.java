@@ -133,7 +133,10 @@ public final class KairosExecutor implements AutoCloseable {
       }
       SlotLease lease = new SlotLease(redis, settings.lease());
       lease.start();
-      producer = new DefaultMQProducer("kairos_results_" + settings.consumerGroup());
+      producer =
+          new DefaultMQProducer(
+              "kairos_results_" + settings.consumerGroup(),
+              settings.rocketMqCredentials().rpcHook());
       producer.setNamesrvAddr(settings.nameServerAddress());
       producer.setInstanceName(settings.lease().instanceId());
       ProducerDefaults.apply(producer).start();

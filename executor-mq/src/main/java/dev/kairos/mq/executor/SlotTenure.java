@@ -55,7 +55,9 @@ final class SlotTenure {
    */
   static SlotTenure open(SlotLease lease, ExecutorSettings settings, Duration routeWait)
       throws MQClientException, InterruptedException {
-    DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(settings.consumerGroup());
+    DefaultLitePullConsumer consumer =
+        new DefaultLitePullConsumer(
+            settings.consumerGroup(), settings.rocketMqCredentials().rpcHook());
     consumer.setNamesrvAddr(settings.nameServerAddress());
     consumer.setInstanceName(settings.lease().instanceId());
     consumer.setAutoCommit(false);

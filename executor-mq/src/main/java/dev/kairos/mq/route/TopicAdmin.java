@@ -40,8 +40,22 @@ public final class TopicAdmin implements AutoCloseable {
    *     DefaultCluster})
    */
   public TopicAdmin(String nameServerAddress, String clusterName) {
+    this(nameServerAddress, clusterName, RocketMqCredentials.NONE);
+  }
+
+  /**
+   * @param nameServerAddress {@code host:port[;host:port]}
+   * @param clusterName the broker cluster to create topics on (RocketMQ's default is {@code
+   *     DefaultCluster})
+   * @param credentials the ACL user the broker requests are signed as ({@link
+   *     RocketMqCredentials#NONE} without ACL); creating a topic needs its {@code Create} right
+   */
+  public TopicAdmin(String nameServerAddress, String clusterName, RocketMqCredentials credentials) {
     this.clusterName = Objects.requireNonNull(clusterName, "clusterName");
-    this.admin = new DefaultMQAdminExt(Duration.ofSeconds(5).toMillis());
+    this.admin =
+        new DefaultMQAdminExt(
+            Objects.requireNonNull(credentials, "credentials").rpcHook(),
+            Duration.ofSeconds(5).toMillis());
     admin.setNamesrvAddr(Objects.requireNonNull(nameServerAddress, "nameServerAddress"));
     admin.setAdminExtGroup("kairos_admin");
     // A unique instance name: two admins in one JVM must not share one RocketMQ client instance.

@@ -115,12 +115,16 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
         properties.getResultReports(),
         properties.getLog().settings(),
         properties.getTopicTimeout(),
-        properties.secretParams());
+        properties.secretParams(),
+        properties.rocketMqCredentials());
   }
 
   private void createTopics(String app, Iterable<String> handlers) {
     try (TopicAdmin admin =
-        new TopicAdmin(properties.getNameServer(), properties.getBrokerCluster())) {
+        new TopicAdmin(
+            properties.getNameServer(),
+            properties.getBrokerCluster(),
+            properties.rocketMqCredentials())) {
       admin.start();
       for (String handler : handlers) {
         admin.ensureTopic(

@@ -6,6 +6,7 @@ import dev.kairos.core.secret.SecretParamsKey;
 import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.ResultReports;
 import dev.kairos.mq.log.TriggerLogSettings;
+import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.protocol.start.TriggerRecords;
 import java.time.Duration;
@@ -46,6 +47,15 @@ public class KairosExecutorProperties {
 
   /** RocketMQ broker cluster on which missing handler topics are created. */
   private String brokerCluster = DEFAULT_BROKER_CLUSTER;
+
+  /**
+   * RocketMQ ACL 2.0 user the executor's consumer, results producer and topic admin sign their
+   * requests as (docs/security.md); blank (the default) signs nothing, for a broker without ACL.
+   */
+  private String rocketmqAccessKey = "";
+
+  /** The password of {@link #rocketmqAccessKey}; never logged. Blank: none. */
+  private String rocketmqSecretKey = "";
 
   /** Whether the executor creates its handler topics (with slot-count queues) before starting. */
   private boolean createTopics = true;
@@ -308,6 +318,38 @@ public class KairosExecutorProperties {
 
   public void setNameServer(String nameServer) {
     this.nameServer = nameServer;
+  }
+
+  public String getRocketmqAccessKey() {
+    return rocketmqAccessKey;
+  }
+
+  public void setRocketmqAccessKey(String rocketmqAccessKey) {
+    this.rocketmqAccessKey = rocketmqAccessKey;
+  }
+
+  public String getRocketmqSecretKey() {
+    return rocketmqSecretKey;
+  }
+
+  public void setRocketmqSecretKey(String rocketmqSecretKey) {
+    this.rocketmqSecretKey = rocketmqSecretKey;
+  }
+
+  /**
+   * The credentials {@link #getRocketmqAccessKey()} and {@link #getRocketmqSecretKey()} describe.
+   *
+   * @throws IllegalArgumentException when only one of the two is set (never echoing the secret)
+   */
+  public RocketMqCredentials rocketMqCredentials() {
+    try {
+      return RocketMqCredentials.of(rocketmqAccessKey, rocketmqSecretKey);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "kairos.executor.rocketmq-access-key and kairos.executor.rocketmq-secret-key: "
+              + e.getMessage(),
+          e);
+    }
   }
 
   public List<String> getParamsKeys() {

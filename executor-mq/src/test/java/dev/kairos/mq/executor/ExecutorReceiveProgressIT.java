@@ -12,6 +12,7 @@ import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.log.TriggerLogSettings;
+import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.mq.slot.SlotRegistry;
@@ -110,7 +111,8 @@ class ExecutorReceiveProgressIT {
             ResultReports.EXCEPTIONS,
             TriggerLogSettings.DEFAULTS,
             ExecutorSettings.DEFAULT_ROUTE_TIMEOUT,
-            SecretParamsCipher.none());
+            SecretParamsCipher.none(),
+            RocketMqCredentials.NONE);
     executor = new KairosExecutor(redis, settings, Map.of(HANDLER, ctx -> release.await()));
     executor.start();
     assertThat(executor.slot()).isZero();

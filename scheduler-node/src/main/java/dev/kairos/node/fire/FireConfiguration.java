@@ -104,7 +104,8 @@ class FireConfiguration {
   @ConditionalOnMissingBean
   @ConditionalOnProperty(prefix = "kairos.fire", name = "enabled", matchIfMissing = true)
   TopicAdmin topicAdmin(RocketMqProperties rocketmq, FireProperties fire) {
-    TopicAdmin admin = new TopicAdmin(rocketmq.getNameServer(), fire.getBrokerCluster());
+    TopicAdmin admin =
+        new TopicAdmin(rocketmq.getNameServer(), fire.getBrokerCluster(), rocketmq.credentials());
     admin.start();
     return admin;
   }

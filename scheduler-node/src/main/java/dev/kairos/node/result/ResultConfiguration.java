@@ -56,6 +56,7 @@ class ResultConfiguration {
             meters,
             ResultConsumer.GROUP,
             rocketmq.getNameServer(),
+            rocketmq.credentials(),
             node.name(),
             properties.getConsumerThreads(),
             properties.getWriteTimeout());

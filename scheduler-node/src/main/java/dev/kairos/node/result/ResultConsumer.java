@@ -2,6 +2,8 @@ package dev.kairos.node.result;
 
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.lifecycle.Lifecycle;
+import dev.kairos.mq.route.KairosAcl;
+import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.protocol.message.MalformedMessageException;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.ResultMessage;
@@ -30,7 +32,7 @@ import org.slf4j.LoggerFactory;
 public final class ResultConsumer implements AutoCloseable {
 
   /** The consumer group of every scheduler node. */
-  public static final String GROUP = "kairos_results_nodes";
+  public static final String GROUP = KairosAcl.NODE_RESULTS_GROUP;
 
   /** Results per batch handed to the recorder (and pipelined to Redis together). */
   static final int BATCH = 64;
@@ -49,13 +51,14 @@ public final class ResultConsumer implements AutoCloseable {
       ResultMeters meters,
       String group,
       String nameServer,
+      RocketMqCredentials credentials,
       String node,
       int threads,
       Duration writeTimeout) {
     this.recorder = recorder;
     this.meters = meters;
     this.writeTimeout = writeTimeout;
-    this.consumer = new DefaultMQPushConsumer(group);
+    this.consumer = new DefaultMQPushConsumer(group, credentials.rpcHook());
     consumer.setNamesrvAddr(nameServer);
     // One client instance per (address, instance name): two nodes in one JVM must not share it.
     consumer.setInstanceName("kairos-results-" + node);

@@ -14,6 +14,7 @@ import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
+import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.protocol.DispatchedTriggers;
 import dev.kairos.protocol.message.MessageCodec;
@@ -102,6 +103,7 @@ class ResultConsumerIT {
             meters,
             "results_it_" + prefix,
             mq.nameServerAddress(),
+            RocketMqCredentials.NONE,
             "n1-" + prefix,
             2,
             Duration.ofSeconds(5));

@@ -11,7 +11,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The trigger producer and an admin client, both started with the context and shut down with it.
- * Neither needs a reachable NameServer to start; health reports whether one answers.
+ * Neither needs a reachable NameServer to start; health reports whether one answers. Both sign
+ * their requests with {@link RocketMqProperties#credentials()} when the broker enforces ACL.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RocketMqProperties.class)
@@ -24,7 +25,8 @@ class RocketMqConfiguration {
   @Bean(destroyMethod = "shutdown")
   DefaultMQProducer rocketMqProducer(RocketMqProperties rocketmq, NodeIdentity node)
       throws MQClientException {
-    DefaultMQProducer producer = new DefaultMQProducer(rocketmq.getProducerGroup());
+    DefaultMQProducer producer =
+        new DefaultMQProducer(rocketmq.getProducerGroup(), rocketmq.credentials().rpcHook());
     producer.setNamesrvAddr(rocketmq.getNameServer());
     producer.setInstanceName("kairos-" + node.name());
     producer.setSendMsgTimeout(Math.toIntExact(rocketmq.getSendTimeout().toMillis()));
@@ -36,7 +38,9 @@ class RocketMqConfiguration {
   @Bean(destroyMethod = "shutdown")
   DefaultMQAdminExt rocketMqAdmin(RocketMqProperties rocketmq, NodeIdentity node)
       throws MQClientException {
-    DefaultMQAdminExt admin = new DefaultMQAdminExt(rocketmq.getAdminTimeout().toMillis());
+    DefaultMQAdminExt admin =
+        new DefaultMQAdminExt(
+            rocketmq.credentials().rpcHook(), rocketmq.getAdminTimeout().toMillis());
     admin.setNamesrvAddr(rocketmq.getNameServer());
     admin.setInstanceName("kairos-admin-" + node.name());
     admin.setAdminExtGroup("kairos-admin-" + node.name());

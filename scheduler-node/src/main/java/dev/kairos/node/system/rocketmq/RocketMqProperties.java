@@ -1,5 +1,6 @@
 package dev.kairos.node.system.rocketmq;
 
+import dev.kairos.mq.route.RocketMqCredentials;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -41,6 +42,15 @@ public class RocketMqProperties {
    */
   @NotNull private Duration adminTimeout = DEFAULT_ADMIN_TIMEOUT;
 
+  /**
+   * RocketMQ ACL 2.0 user the node's trigger producer, result consumer and topic admin sign their
+   * requests as (docs/security.md); blank (the default) signs nothing, for a broker without ACL.
+   */
+  private String accessKey = "";
+
+  /** The password of {@link #accessKey}; never logged. Blank: none. */
+  private String secretKey = "";
+
   public String getNameServer() {
     return nameServer;
   }
@@ -79,5 +89,35 @@ public class RocketMqProperties {
 
   public void setAdminTimeout(Duration adminTimeout) {
     this.adminTimeout = adminTimeout;
+  }
+
+  public String getAccessKey() {
+    return accessKey;
+  }
+
+  public void setAccessKey(String accessKey) {
+    this.accessKey = accessKey;
+  }
+
+  public String getSecretKey() {
+    return secretKey;
+  }
+
+  public void setSecretKey(String secretKey) {
+    this.secretKey = secretKey;
+  }
+
+  /**
+   * The credentials {@link #getAccessKey()} and {@link #getSecretKey()} describe.
+   *
+   * @throws IllegalArgumentException when only one of the two is set (never echoing the secret)
+   */
+  public RocketMqCredentials credentials() {
+    try {
+      return RocketMqCredentials.of(accessKey, secretKey);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "kairos.rocketmq.access-key and kairos.rocketmq.secret-key: " + e.getMessage(), e);
+    }
   }
 }
