@@ -4,21 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.redis.KairosRedis;
-import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
-import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.spring.KairosExecutorLifecycle;
-import dev.kairos.protocol.DispatchedTriggers;
-import dev.kairos.protocol.message.MessageCodec;
+import dev.kairos.mq.testing.NodeStandIn;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
-import dev.kairos.protocol.message.SlotQueueSelector;
-import dev.kairos.protocol.message.TopicNames;
 import dev.kairos.protocol.message.TriggerMessage;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -34,10 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,21 +43,15 @@ import org.springframework.context.ConfigurableApplicationContext;
 @RealInfra(rocketMq = true, redis = RedisMode.STANDALONE)
 class StandardExecutorIT {
 
-  private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
-
   private final EmbeddedRocketMq mq;
   private final EmbeddedRedis embeddedRedis;
   private final KairosRedis redis;
-  private final MessageCodec codec = new MessageCodec();
   private final String app = "std-" + UUID.randomUUID().toString().substring(0, 8);
-  private final List<ResultMessage> results = new CopyOnWriteArrayList<>();
   private final List<String> hooks = new CopyOnWriteArrayList<>();
   @TempDir Path scripts;
   private ExecutorService serverThreads;
   private HttpServer server;
-  private DefaultMQProducer producer;
-  private DefaultLitePullConsumer resultConsumer;
+  private NodeStandIn node;
   private ConfigurableApplicationContext executor;
 
   StandardExecutorIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
@@ -90,7 +74,7 @@ class StandardExecutorIT {
   @BeforeEach
   void start() throws Exception {
     // The scheduler initialises Kairos in Redis; an executor refuses to start before that.
-    redis.sync().hsetnx(RedisKeys.META, "shards", Integer.toString(KEYS.shards()));
+    node = new NodeStandIn(mq, redis, app);
     serverThreads =
         Executors.newFixedThreadPool(
             2,
@@ -114,10 +98,6 @@ class StandardExecutorIT {
           }
         });
     server.start();
-    producer = new DefaultMQProducer("test_producer_" + app);
-    producer.setNamesrvAddr(mq.nameServerAddress());
-    producer.setInstanceName("test-producer-" + app);
-    producer.start();
     Map<String, Object> properties = properties();
     properties.put("kairos.executor.app", app);
     properties.put("kairos.executor.builtin.script.enabled", "true");
@@ -128,12 +108,7 @@ class StandardExecutorIT {
     properties.put("kairos.executor.builtin.script.allowed-interpreters", "sh");
     properties.put("kairos.executor.builtin.script.work-dir", scripts.toString());
     executor = KairosExecutorApplication.start(properties);
-    resultConsumer = new DefaultLitePullConsumer("test_results_" + app);
-    resultConsumer.setNamesrvAddr(mq.nameServerAddress());
-    resultConsumer.setInstanceName("test-results-" + app);
-    resultConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-    resultConsumer.start();
-    resultConsumer.assign(resultConsumer.fetchMessageQueues(TopicNames.RESULTS));
+    node.consumeResults();
   }
 
   @AfterEach
@@ -141,11 +116,8 @@ class StandardExecutorIT {
     if (executor != null) {
       executor.close();
     }
-    if (resultConsumer != null) {
-      resultConsumer.shutdown();
-    }
-    if (producer != null) {
-      producer.shutdown();
+    if (node != null) {
+      node.close();
     }
     server.stop(0);
     serverThreads.shutdownNow();
@@ -155,60 +127,16 @@ class StandardExecutorIT {
 
   /** Records the trigger CLAIMED the way a scheduler node does before it publishes it. */
   private TriggerMessage trigger(String handler, String job, String params) {
-    long fire = System.currentTimeMillis();
-    String jobId = app + "-" + job;
-    TriggerMessage trigger =
-        TriggerMessage.of(
-            jobId + ":" + fire,
-            app,
-            handler,
-            fire,
-            1,
-            params,
-            0,
-            1,
-            30_000,
-            BlockStrategy.SERIAL_EXECUTION,
-            1,
-            fire);
-    DispatchedTriggers.write(redis, KEYS, trigger, "CLAIMED");
-    return trigger;
+    return node.record(node.trigger(job, handler, params, 30_000, 0, 1), "CLAIMED");
   }
 
   private ResultMessage publishAndAwait(TriggerMessage trigger) throws Exception {
-    int slot = executor.getBean(KairosExecutorLifecycle.class).executor().slot();
-    producer.send(codec.toMessage(trigger), new SlotQueueSelector(), slot);
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (true) {
-      for (ResultMessage r : results) {
-        if (r.triggerId().equals(trigger.triggerId())) {
-          return r;
-        }
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError(
-            "timed out waiting for the result of " + trigger.triggerId() + "; results: " + results);
-      }
-      for (MessageExt m : resultConsumer.poll(100)) {
-        ResultMessage r = codec.decodeResult(m.getBody());
-        if (r.jobId().startsWith(app)) {
-          results.add(r);
-        }
-      }
-    }
+    node.send(trigger, executor.getBean(KairosExecutorLifecycle.class).executor().slot());
+    return node.awaitResult(trigger);
   }
 
   private void awaitRecordedState(TriggerMessage trigger, String state) {
-    Poll.until(
-        DEADLINE,
-        state + " record of " + trigger.triggerId(),
-        () ->
-            state.equals(
-                redis
-                    .sync()
-                    .hget(
-                        RedisKeys.trigger(KEYS.shardOf(trigger.jobId()), trigger.triggerId()),
-                        "state")));
+    node.awaitRecordedState(trigger, state);
   }
 
   private String url(String path) {

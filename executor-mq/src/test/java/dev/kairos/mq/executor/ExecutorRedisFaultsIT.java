@@ -10,26 +10,16 @@ import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
-import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.protocol.DispatchedTriggers;
-import dev.kairos.protocol.message.MessageCodec;
+import dev.kairos.mq.testing.NodeStandIn;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
-import dev.kairos.protocol.message.SlotQueueSelector;
-import dev.kairos.protocol.message.TopicNames;
 import dev.kairos.protocol.message.TriggerMessage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.message.Message;
-import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,20 +34,17 @@ import org.junit.jupiter.api.Test;
 @RealInfra(rocketMq = true, redis = RedisMode.STANDALONE)
 class ExecutorRedisFaultsIT {
 
-  private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
+  private static final RedisKeys KEYS = NodeStandIn.KEYS;
   private static final Duration DEADLINE = Duration.ofSeconds(60);
 
   private final EmbeddedRocketMq mq;
   private final EmbeddedRedis embeddedRedis;
   private final KairosRedis redis;
-  private final MessageCodec codec = new MessageCodec();
   private final String app = "reports-" + UUID.randomUUID().toString().substring(0, 8);
-  private final List<ResultMessage> results = new CopyOnWriteArrayList<>();
   private final CountDownLatch release = new CountDownLatch(1);
   private final java.util.concurrent.atomic.AtomicInteger quickRuns =
       new java.util.concurrent.atomic.AtomicInteger();
-  private DefaultMQProducer producer;
-  private DefaultLitePullConsumer resultConsumer;
+  private NodeStandIn node;
   private KairosExecutor executor;
 
   ExecutorRedisFaultsIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
@@ -68,23 +55,7 @@ class ExecutorRedisFaultsIT {
 
   @BeforeEach
   void start() throws Exception {
-    redis.sync().hsetnx(RedisKeys.META, "shards", Integer.toString(KEYS.shards()));
-    try (TopicAdmin admin = new TopicAdmin(mq.nameServerAddress(), "kairos")) {
-      admin.start();
-      admin.ensureTopic(TopicNames.handlerTopic(app, "quick"), 1, Duration.ofSeconds(40));
-      admin.ensureTopic(TopicNames.handlerTopic(app, "held"), 1, Duration.ofSeconds(40));
-      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
-    }
-    producer = new DefaultMQProducer("test_producer_" + app);
-    producer.setNamesrvAddr(mq.nameServerAddress());
-    producer.setInstanceName("test-producer-" + app);
-    producer.start();
-    resultConsumer = new DefaultLitePullConsumer("test_results_" + app);
-    resultConsumer.setNamesrvAddr(mq.nameServerAddress());
-    resultConsumer.setInstanceName("test-results-" + app);
-    resultConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-    resultConsumer.start();
-    resultConsumer.assign(resultConsumer.fetchMessageQueues(TopicNames.RESULTS));
+    node = new NodeStandIn(mq, redis, app).createTopics(1, "quick", "held").consumeResults();
     SlotLeaseConfig lease =
         SlotLeaseConfig.of(app, "instance-" + app, "localhost", List.of("quick", "held"))
             .withSlotCount(1);
@@ -102,8 +73,7 @@ class ExecutorRedisFaultsIT {
   void close() {
     release.countDown();
     executor.close();
-    resultConsumer.shutdown();
-    producer.shutdown();
+    node.close();
     redis.close();
   }
 
@@ -115,7 +85,9 @@ class ExecutorRedisFaultsIT {
     // the one result queue, so reading up to it shows there was no SUCCESS result.
     send(t);
     awaitResult(t, ResultStatus.DUPLICATE);
-    assertThat(results).extracting(ResultMessage::status).containsExactly(ResultStatus.DUPLICATE);
+    assertThat(node.results())
+        .extracting(ResultMessage::status)
+        .containsExactly(ResultStatus.DUPLICATE);
   }
 
   @Test
@@ -244,37 +216,14 @@ class ExecutorRedisFaultsIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire);
-    DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
-    return trigger;
+    return node.record(trigger, "DISPATCHED");
   }
 
   private void send(TriggerMessage trigger) throws Exception {
-    Message message =
-        new Message(TopicNames.handlerTopic(app, trigger.handler()), codec.encode(trigger));
-    message.setKeys(trigger.messageKey());
-    producer.send(message, new SlotQueueSelector(), 0);
+    node.send(trigger, 0);
   }
 
   private ResultMessage awaitResult(TriggerMessage t, ResultStatus status) {
-    java.util.function.Predicate<ResultMessage> wanted =
-        r -> r.triggerId().equals(t.triggerId()) && r.status() == status;
-    // The consumer's own poll waits up to 100 ms for messages: no extra step between probes.
-    List<ResultMessage> seen =
-        Poll.until(
-            DEADLINE,
-            Duration.ofMillis(1),
-            "a " + status + " result of " + t.triggerId(),
-            () -> {
-              for (MessageExt m : resultConsumer.poll(100)) {
-                ResultMessage r = codec.decodeResult(m.getBody());
-                if (r.jobId().startsWith(app)) {
-                  results.add(r);
-                }
-              }
-              return List.copyOf(results);
-            },
-            rs -> rs.stream().anyMatch(wanted),
-            "results holding one of that trigger and status");
-    return seen.stream().filter(wanted).findFirst().orElseThrow();
+    return node.awaitResult(t, status);
   }
 }

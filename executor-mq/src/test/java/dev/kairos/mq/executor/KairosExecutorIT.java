@@ -13,11 +13,9 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.protocol.DispatchedTriggers;
-import dev.kairos.protocol.message.MessageCodec;
+import dev.kairos.mq.testing.NodeStandIn;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
-import dev.kairos.protocol.message.SlotQueueSelector;
 import dev.kairos.protocol.message.TopicNames;
 import dev.kairos.protocol.message.TriggerMessage;
 import java.time.Duration;
@@ -30,12 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.message.Message;
-import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +37,7 @@ import org.junit.jupiter.api.Test;
 @RealInfra(rocketMq = true, redis = RedisMode.STANDALONE)
 class KairosExecutorIT {
 
-  private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
+  private static final RedisKeys KEYS = NodeStandIn.KEYS;
   private static final int QUEUES = 4;
   private static final AtomicInteger SEQ = new AtomicInteger();
   private static final SecretParamsKey PARAMS_KEY =
@@ -52,16 +45,12 @@ class KairosExecutorIT {
 
   private final EmbeddedRocketMq mq;
   private final KairosRedis redis;
-  private final MessageCodec codec = new MessageCodec();
   private final String app = "exec-" + UUID.randomUUID().toString().substring(0, 8);
-  private final Map<String, ResultMessage> resultsById = new ConcurrentHashMap<>();
-  private final List<ResultMessage> results =
-      java.util.Collections.synchronizedList(new ArrayList<>());
+  private List<ResultMessage> results;
   private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
   private final Map<String, Long> firstStartMs = new ConcurrentHashMap<>();
   private final Map<String, String> paramsSeen = new ConcurrentHashMap<>();
-  private DefaultMQProducer producer;
-  private DefaultLitePullConsumer resultConsumer;
+  private NodeStandIn node;
   private KairosExecutor executor;
 
   KairosExecutorIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
@@ -71,23 +60,8 @@ class KairosExecutorIT {
 
   @BeforeEach
   void infrastructure() throws Exception {
-    redis.sync().hsetnx(RedisKeys.META, "shards", Integer.toString(KEYS.shards()));
-    try (TopicAdmin admin = new TopicAdmin(mq.nameServerAddress(), "kairos")) {
-      admin.start();
-      admin.ensureTopic(TopicNames.handlerTopic(app, "count"), QUEUES, Duration.ofSeconds(40));
-      admin.ensureTopic(TopicNames.handlerTopic(app, "slow"), QUEUES, Duration.ofSeconds(40));
-      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
-    }
-    producer = new DefaultMQProducer("test_producer_" + app);
-    producer.setNamesrvAddr(mq.nameServerAddress());
-    producer.setInstanceName("test-producer-" + app);
-    producer.start();
-    resultConsumer = new DefaultLitePullConsumer("test_results_" + app);
-    resultConsumer.setNamesrvAddr(mq.nameServerAddress());
-    resultConsumer.setInstanceName("test-results-" + app);
-    resultConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-    resultConsumer.start();
-    resultConsumer.assign(resultConsumer.fetchMessageQueues(TopicNames.RESULTS));
+    node = new NodeStandIn(mq, redis, app).createTopics(QUEUES, "count", "slow").consumeResults();
+    results = node.results();
 
     executor = countingExecutor("instance-" + app);
     executor.start();
@@ -97,8 +71,7 @@ class KairosExecutorIT {
   @AfterEach
   void close() {
     executor.close();
-    resultConsumer.shutdown();
-    producer.shutdown();
+    node.close();
     redis.close();
   }
 
@@ -157,28 +130,13 @@ class KairosExecutorIT {
     TriggerMessage trigger =
         TriggerMessage.of(
             job + ":" + fire, app, handler, fire, 1, params, 0, 1, timeoutMs, block, 1, fire);
-    DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
-    for (int i = 0; i < copies; i++) {
-      Message message = new Message(TopicNames.handlerTopic(app, handler), codec.encode(trigger));
-      message.setKeys(trigger.messageKey());
-      producer.send(message, new SlotQueueSelector(), 0);
-    }
+    node.record(trigger, "DISPATCHED");
+    node.send(trigger, 0, copies);
     return trigger;
   }
 
-  private void awaitResults(String what, Duration timeout, BooleanSupplier done) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out waiting for " + what + "; results: " + results);
-      }
-      for (MessageExt m : resultConsumer.poll(100)) {
-        ResultMessage r = codec.decodeResult(m.getBody());
-        if (r.jobId().startsWith(app)) {
-          results.add(r);
-        }
-      }
-    }
+  private void awaitResults(String what, Duration timeout, BooleanSupplier done) {
+    node.awaitResults(what, timeout, done);
   }
 
   private long count(ResultStatus status) {
@@ -255,13 +213,9 @@ class KairosExecutorIT {
               BlockStrategy.SERIAL_EXECUTION,
               1,
               fire - 3_000);
-      DispatchedTriggers.write(redis, KEYS, trigger, "DISPATCHED");
-      burst.add(trigger);
+      burst.add(node.record(trigger, "DISPATCHED"));
     }
-    producer.send(
-        new Message(TopicNames.handlerTopic(app, "count"), codec.encodeBatch(burst)),
-        new SlotQueueSelector(),
-        0);
+    node.sendBatch(burst, 0);
     awaitResults(
         "the batch held for its fire time",
         Duration.ofSeconds(20),
@@ -445,11 +399,8 @@ class KairosExecutorIT {
             BlockStrategy.SERIAL_EXECUTION,
             1,
             fire - 6_000);
-    DispatchedTriggers.write(redis, KEYS, held, "DISPATCHED");
-    producer.send(
-        new Message(TopicNames.handlerTopic(app, "count"), codec.encode(held)),
-        new SlotQueueSelector(),
-        0);
+    node.record(held, "DISPATCHED");
+    node.send(held, 0);
     awaitResults("the trigger held", Duration.ofSeconds(20), () -> executor.heldDeliveries() == 1);
 
     // Another instance takes slot 0 (as after a pause past the lease); this one moves to slot 1,

@@ -2,20 +2,17 @@ package dev.kairos.mq.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.mq.executor.JobContext;
-import dev.kairos.protocol.DispatchedTriggers;
-import dev.kairos.protocol.message.MessageCodec;
+import dev.kairos.mq.testing.NodeStandIn;
 import dev.kairos.protocol.message.ResultMessage;
 import dev.kairos.protocol.message.ResultStatus;
-import dev.kairos.protocol.message.SlotQueueSelector;
-import dev.kairos.protocol.message.TopicNames;
 import dev.kairos.protocol.message.TriggerMessage;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,11 +25,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
-import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,17 +38,11 @@ import org.springframework.context.annotation.Bean;
 @RealInfra(rocketMq = true, redis = RedisMode.STANDALONE)
 class KairosJobStarterIT {
 
-  private static final RedisKeys KEYS = new RedisKeys(RedisKeys.DEFAULT_SHARDS);
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
-
   private final EmbeddedRocketMq mq;
   private final EmbeddedRedis embeddedRedis;
   private final KairosRedis redis;
-  private final MessageCodec codec = new MessageCodec();
   private final String app = "starter-" + UUID.randomUUID().toString().substring(0, 8);
-  private final List<ResultMessage> results = new CopyOnWriteArrayList<>();
-  private DefaultMQProducer producer;
-  private DefaultLitePullConsumer resultConsumer;
+  private NodeStandIn node;
   private ConfigurableApplicationContext context;
 
   KairosJobStarterIT(EmbeddedRocketMq mq, EmbeddedRedis redis) {
@@ -115,11 +101,7 @@ class KairosJobStarterIT {
 
   @BeforeEach
   void start() throws Exception {
-    redis.sync().hsetnx(RedisKeys.META, "shards", Integer.toString(KEYS.shards()));
-    producer = new DefaultMQProducer("test_producer_" + app);
-    producer.setNamesrvAddr(mq.nameServerAddress());
-    producer.setInstanceName("test-producer-" + app);
-    producer.start();
+    node = new NodeStandIn(mq, redis, app);
     context =
         new SpringApplicationBuilder(UserApplication.class)
             .properties(
@@ -131,13 +113,8 @@ class KairosJobStarterIT {
                 "kairos.executor.shutdown-grace=5s",
                 "kairos.executor.result-reports=ALL")
             .run();
-    // The starter created the results topic, so the test's consumer can be assigned now.
-    resultConsumer = new DefaultLitePullConsumer("test_results_" + app);
-    resultConsumer.setNamesrvAddr(mq.nameServerAddress());
-    resultConsumer.setInstanceName("test-results-" + app);
-    resultConsumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-    resultConsumer.start();
-    resultConsumer.assign(resultConsumer.fetchMessageQueues(TopicNames.RESULTS));
+    // The starter created the results topic, so the stand-in can read it now.
+    node.consumeResults();
   }
 
   @AfterEach
@@ -145,8 +122,7 @@ class KairosJobStarterIT {
     if (context != null) {
       context.close();
     }
-    resultConsumer.shutdown();
-    producer.shutdown();
+    node.close();
     redis.close();
   }
 
@@ -160,54 +136,11 @@ class KairosJobStarterIT {
 
   /** Records the trigger CLAIMED the way a scheduler node does before it publishes. */
   private TriggerMessage trigger(String handler, String params) {
-    String job = app + "-" + handler;
-    long fire = System.currentTimeMillis();
-    TriggerMessage trigger =
-        TriggerMessage.of(
-            job + ":" + fire,
-            app,
-            handler,
-            fire,
-            1,
-            params,
-            0,
-            1,
-            0,
-            BlockStrategy.SERIAL_EXECUTION,
-            1,
-            fire);
-    DispatchedTriggers.write(redis, KEYS, trigger, "CLAIMED");
-    return trigger;
+    return node.record(node.trigger(handler, handler, params), "CLAIMED");
   }
 
   private void send(TriggerMessage trigger) throws Exception {
-    producer.send(codec.toMessage(trigger), new SlotQueueSelector(), executor().executor().slot());
-  }
-
-  private ResultMessage awaitResult(TriggerMessage trigger, ResultStatus status) throws Exception {
-    await(
-        trigger.triggerId() + " " + status,
-        () -> results.stream().anyMatch(r -> matches(r, trigger, status)));
-    return results.stream().filter(r -> matches(r, trigger, status)).findFirst().orElseThrow();
-  }
-
-  private static boolean matches(ResultMessage r, TriggerMessage trigger, ResultStatus status) {
-    return r.triggerId().equals(trigger.triggerId()) && r.status() == status;
-  }
-
-  private void await(String what, BooleanSupplier done) throws Exception {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out waiting for " + what + "; results: " + results);
-      }
-      for (MessageExt m : resultConsumer.poll(100)) {
-        ResultMessage r = codec.decodeResult(m.getBody());
-        if (r.jobId().startsWith(app)) {
-          results.add(r);
-        }
-      }
-    }
+    node.send(trigger, executor().executor().slot());
   }
 
   private double counter(String handler, String outcome) {
@@ -226,7 +159,7 @@ class KairosJobStarterIT {
     TriggerMessage trigger = trigger("greet", "world");
 
     send(trigger);
-    ResultMessage success = awaitResult(trigger, ResultStatus.SUCCESS);
+    ResultMessage success = node.awaitResult(trigger, ResultStatus.SUCCESS);
     assertThat(success.message()).startsWith("hello world").contains("INFO greeting world");
     JobContext seen = jobs().contexts.get(0);
     assertThat(seen.jobId()).isEqualTo(trigger.jobId());
@@ -235,14 +168,9 @@ class KairosJobStarterIT {
     assertThat(seen.shardTotal()).isEqualTo(1);
 
     send(trigger);
-    awaitResult(trigger, ResultStatus.DUPLICATE);
+    node.awaitResult(trigger, ResultStatus.DUPLICATE);
     assertThat(jobs().starts.get(trigger.triggerId())).hasValue(1);
-    assertThat(
-            redis
-                .sync()
-                .hget(
-                    RedisKeys.trigger(KEYS.shardOf(trigger.jobId()), trigger.triggerId()), "state"))
-        .isEqualTo("SUCCESS");
+    assertThat(node.recordedState(trigger)).isEqualTo("SUCCESS");
     assertThat(counter("greet", "started")).isEqualTo(1);
     assertThat(counter("greet", "succeeded")).isEqualTo(1);
     assertThat(counter("greet", "duplicate")).isEqualTo(1);
@@ -253,7 +181,7 @@ class KairosJobStarterIT {
   void aThrowingMethodIsReportedFailWithItsException() throws Exception {
     TriggerMessage trigger = trigger("broken", "");
     send(trigger);
-    ResultMessage fail = awaitResult(trigger, ResultStatus.FAIL);
+    ResultMessage fail = node.awaitResult(trigger, ResultStatus.FAIL);
     assertThat(fail.message()).contains("IllegalStateException: the printer is on fire");
     assertThat(counter("broken", "failed")).isEqualTo(1);
   }
@@ -263,13 +191,16 @@ class KairosJobStarterIT {
     TriggerMessage trigger = trigger("slow", "");
     int slot = executor().executor().slot();
     send(trigger);
-    await("the slow run to start", () -> jobs().starts.containsKey(trigger.triggerId()));
+    Poll.until(
+        NodeStandIn.DEADLINE,
+        "the slow run to start",
+        () -> jobs().starts.containsKey(trigger.triggerId()));
     Jobs jobs = jobs();
 
     context.close();
 
     assertThat(jobs.lifecycle).containsExactly("init", "destroy");
-    ResultMessage success = awaitResult(trigger, ResultStatus.SUCCESS);
+    ResultMessage success = node.awaitResult(trigger, ResultStatus.SUCCESS);
     assertThat(success.endedMs() - success.startedMs()).isGreaterThanOrEqualTo(1_000);
     assertThat(redis.sync().hexists(RedisKeys.slots(app), Integer.toString(slot))).isFalse();
   }
