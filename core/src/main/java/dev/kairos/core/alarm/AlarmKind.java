@@ -9,5 +9,10 @@ public enum AlarmKind {
   /** Persistence-sync lag passed its threshold. Subject: the shard, or the cluster. */
   SYNC_LAG,
   /** An executor app has enabled jobs but no live slot. Subject: the app name. */
-  APP_WITHOUT_EXECUTOR
+  APP_WITHOUT_EXECUTOR,
+  /**
+   * A job's start-lateness objective is breached over its window (raised when it turns breached).
+   * Subject: the job id.
+   */
+  LATENESS_OBJECTIVE
 }

@@ -6,6 +6,7 @@ import dev.kairos.core.schedule.Schedules;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A job as users define it, plus the two versions the store maintains.
@@ -41,6 +42,7 @@ import java.util.Objects;
  *     most {@link #MAX_ALARM_EMAILS})
  * @param alarmWebhooks http/https URLs that get this job's alarms as JSON, on top of the configured
  *     webhooks (at most {@link #MAX_ALARM_WEBHOOKS})
+ * @param latenessObjective the start-lateness objective the cluster tracks and alarms on, if any
  */
 public record JobDefinition(
     String id,
@@ -67,7 +69,8 @@ public record JobDefinition(
     String description,
     String owner,
     List<String> alarmEmails,
-    List<String> alarmWebhooks) {
+    List<String> alarmWebhooks,
+    Optional<LatenessObjective> latenessObjective) {
 
   public static final int MAX_DESCRIPTION_LENGTH = 1000;
   public static final int MAX_OWNER_LENGTH = 200;
@@ -116,6 +119,7 @@ public record JobDefinition(
     Objects.requireNonNull(owner, "owner");
     alarmEmails = List.copyOf(Objects.requireNonNull(alarmEmails, "alarmEmails"));
     alarmWebhooks = List.copyOf(Objects.requireNonNull(alarmWebhooks, "alarmWebhooks"));
+    Objects.requireNonNull(latenessObjective, "latenessObjective");
   }
 
   /**
@@ -172,7 +176,8 @@ public record JobDefinition(
         .description(description)
         .owner(owner)
         .alarmEmails(alarmEmails)
-        .alarmWebhooks(alarmWebhooks);
+        .alarmWebhooks(alarmWebhooks)
+        .latenessObjective(latenessObjective);
   }
 
   /** Fills the defaults an operator expects: UTC, FIRST, SERIAL_EXECUTION, DO_NOTHING after 5 s. */
@@ -202,6 +207,7 @@ public record JobDefinition(
     private String owner = "";
     private List<String> alarmEmails = List.of();
     private List<String> alarmWebhooks = List.of();
+    private Optional<LatenessObjective> latenessObjective = Optional.empty();
 
     private Builder(String id) {
       this.id = id;
@@ -341,6 +347,15 @@ public record JobDefinition(
       return this;
     }
 
+    public Builder latenessObjective(Optional<LatenessObjective> latenessObjective) {
+      this.latenessObjective = latenessObjective;
+      return this;
+    }
+
+    public Builder latenessObjective(LatenessObjective latenessObjective) {
+      return latenessObjective(Optional.of(latenessObjective));
+    }
+
     public JobDefinition build() {
       return new JobDefinition(
           id,
@@ -367,7 +382,8 @@ public record JobDefinition(
           description,
           owner,
           alarmEmails,
-          alarmWebhooks);
+          alarmWebhooks,
+          latenessObjective);
     }
   }
 }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Converts a {@link JobDefinition} to and from its Redis hash ({@link JobFields} names, every value
@@ -50,6 +51,7 @@ public final class JobHash {
     hash.put(JobFields.OWNER, job.owner());
     hash.put(JobFields.ALARM_EMAILS, encodeLines(job.alarmEmails()));
     hash.put(JobFields.ALARM_WEBHOOKS, encodeLines(job.alarmWebhooks()));
+    hash.put(JobFields.LATENESS_OBJECTIVE, LatenessObjective.encode(job.latenessObjective()));
     return hash;
   }
 
@@ -91,7 +93,8 @@ public final class JobHash {
         hash.getOrDefault(JobFields.DESCRIPTION, ""),
         hash.getOrDefault(JobFields.OWNER, ""),
         decodeLines(hash.get(JobFields.ALARM_EMAILS)),
-        decodeLines(hash.get(JobFields.ALARM_WEBHOOKS)));
+        decodeLines(hash.get(JobFields.ALARM_WEBHOOKS)),
+        r.objective());
   }
 
   /**
@@ -187,6 +190,14 @@ public final class JobHash {
         return RetryBackoff.decode(text(JobFields.RETRY_BACKOFF));
       } catch (IllegalArgumentException e) {
         throw corrupt(JobFields.RETRY_BACKOFF, e.getMessage());
+      }
+    }
+
+    Optional<LatenessObjective> objective() {
+      try {
+        return LatenessObjective.decode(hash.get(JobFields.LATENESS_OBJECTIVE));
+      } catch (IllegalArgumentException e) {
+        throw corrupt(JobFields.LATENESS_OBJECTIVE, e.getMessage());
       }
     }
 

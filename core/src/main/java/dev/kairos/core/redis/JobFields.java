@@ -40,6 +40,12 @@ public final class JobFields {
   /** Newline-separated http/https URLs that get this job's alarms; absent or "" for none. */
   public static final String ALARM_WEBHOOKS = "alarmWebhooks";
 
+  /**
+   * The start-lateness objective, {@code percentile:thresholdMs:windowMs} ({@code
+   * LatenessObjective}); absent or "" for none.
+   */
+  public static final String LATENESS_OBJECTIVE = "latenessObjective";
+
   /** Schedule version: bumped when the schedule changes, on disable and on delete. */
   public static final String SCHEDULE_VERSION = "scheduleVersion";
 

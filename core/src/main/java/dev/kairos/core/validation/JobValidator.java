@@ -2,7 +2,9 @@ package dev.kairos.core.validation;
 
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.JobId;
+import dev.kairos.core.model.LatenessObjective;
 import dev.kairos.core.model.RetryBackoff;
+import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.redis.JobFields;
 import dev.kairos.core.schedule.InvalidScheduleException;
 import dev.kairos.core.schedule.Schedule;
@@ -41,6 +43,8 @@ import java.util.regex.Pattern;
  *       {@link #MAX_URL_LENGTH} characters, no duplicates
  *   <li>misfireThresholdMs ≥ {@link JobDefinition#MIN_MISFIRE_THRESHOLD_MS}, the pre-read window: a
  *       smaller threshold would call the scanner's own look-ahead a misfire
+ *   <li>latenessObjective: only on a scheduled job; percentile in (0, 100), thresholdMs 1 ms to 7
+ *       days, windowMs 1 min to 7 days
  * </ul>
  *
  * Naming an app or handler that has no live executor is not a problem here: executors deploy
@@ -193,6 +197,9 @@ public final class JobValidator {
         .ifPresent(p -> problems.add(new ValidationProblem(JobFields.ALARM_EMAILS, p)));
     webhookProblem(job.alarmWebhooks())
         .ifPresent(p -> problems.add(new ValidationProblem(JobFields.ALARM_WEBHOOKS, p)));
+    job.latenessObjective()
+        .flatMap(o -> objectiveProblem(o, job.scheduleType()))
+        .ifPresent(p -> problems.add(new ValidationProblem(JobFields.LATENESS_OBJECTIVE, p)));
     return List.copyOf(problems);
   }
 
@@ -331,6 +338,34 @@ public final class JobValidator {
     }
     if (!(b.jitter() >= 0.0 && b.jitter() <= 1.0)) {
       return Optional.of("jitter must be in [0, 1] but was " + b.jitter());
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> objectiveProblem(LatenessObjective o, ScheduleType type) {
+    if (type == ScheduleType.API) {
+      return Optional.of(
+          "an API job has no scheduled fires to measure; set an objective on a scheduled job");
+    }
+    if (!(o.percentile() > 0.0 && o.percentile() < 100.0)) {
+      return Optional.of("percentile must be in (0, 100) but was " + o.percentile());
+    }
+    if (o.thresholdMs() < 1 || o.thresholdMs() > JobDefinition.MAX_DURATION_MS) {
+      return Optional.of(
+          "thresholdMs must be in 1.."
+              + JobDefinition.MAX_DURATION_MS
+              + " (7 days) but was "
+              + o.thresholdMs());
+    }
+    if (o.windowMs() < LatenessObjective.MIN_WINDOW_MS
+        || o.windowMs() > JobDefinition.MAX_DURATION_MS) {
+      return Optional.of(
+          "windowMs must be in "
+              + LatenessObjective.MIN_WINDOW_MS
+              + ".."
+              + JobDefinition.MAX_DURATION_MS
+              + " (1 min to 7 days) but was "
+              + o.windowMs());
     }
     return Optional.empty();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.LatenessObjective;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.model.ScheduleType;
@@ -112,6 +113,30 @@ class JobValidatorTest {
                     .alarmWebhooks(List.of("https://example.com/a", "https://example.com/a"))
                     .build()))
         .containsExactly("alarmWebhooks");
+  }
+
+  @Test
+  void aLatenessObjectiveIsBoundedAndOnlyForScheduledJobs() {
+    assertThat(
+            validator.validate(
+                valid().latenessObjective(new LatenessObjective(99, 1000, 3_600_000)).build()))
+        .isEmpty();
+    assertThat(
+            fieldsOf(
+                valid().latenessObjective(new LatenessObjective(100, 1000, 3_600_000)).build()))
+        .containsExactly("latenessObjective");
+    assertThat(fieldsOf(valid().latenessObjective(new LatenessObjective(99, 0, 3_600_000)).build()))
+        .containsExactly("latenessObjective");
+    assertThat(fieldsOf(valid().latenessObjective(new LatenessObjective(99, 1000, 59_999)).build()))
+        .containsExactly("latenessObjective");
+    assertThat(
+            validator.validate(
+                valid()
+                    .schedule(ScheduleType.API, "")
+                    .latenessObjective(new LatenessObjective(99, 1000, 3_600_000))
+                    .build()))
+        .singleElement()
+        .satisfies(p -> assertThat(p.message()).contains("API job"));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.kairos.node.api.job;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.model.JobDefinition;
+import dev.kairos.core.model.LatenessObjective;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.model.RoutingStrategy;
@@ -24,6 +25,7 @@ import java.util.List;
  * @param alarmEmails addresses that get this job's alarms besides the configured ones (at most 20)
  * @param alarmWebhooks http/https URLs that get this job's alarms besides the configured ones (at
  *     most 10)
+ * @param latenessObjective the start-lateness objective the cluster tracks (absent: none)
  * @param version only for a full update without {@code If-Match}: the version it applies to
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -49,8 +51,30 @@ public record JobRequest(
     String owner,
     List<String> alarmEmails,
     List<String> alarmWebhooks,
+    LatenessObjectiveBody latenessObjective,
     Long version)
     implements StrictJson {
+
+  /**
+   * The start-lateness objective as JSON: {@code thresholdMs} is required; {@code percentile}
+   * defaults to 99 and {@code windowMs} to one hour.
+   */
+  public record LatenessObjectiveBody(Double percentile, Long thresholdMs, Long windowMs) {
+
+    static final double DEFAULT_PERCENTILE = 99.0;
+    static final long DEFAULT_WINDOW_MS = 3_600_000;
+
+    LatenessObjective toObjective() {
+      return new LatenessObjective(
+          percentile != null ? percentile : DEFAULT_PERCENTILE,
+          thresholdMs != null ? thresholdMs : 0, // 0 is reported as "thresholdMs must be in 1.."
+          windowMs != null ? windowMs : DEFAULT_WINDOW_MS);
+    }
+
+    static LatenessObjectiveBody of(LatenessObjective o) {
+      return new LatenessObjectiveBody(o.percentile(), o.thresholdMs(), o.windowMs());
+    }
+  }
 
   /** The retry backoff as JSON; absent parts take the defaults of {@link RetryBackoff#DEFAULT}. */
   public record RetryBackoffBody(
@@ -117,6 +141,9 @@ public record JobRequest(
     if (alarmWebhooks != null) {
       b.alarmWebhooks(alarmWebhooks.stream().map(u -> orEmpty(u).strip()).toList());
     }
+    if (latenessObjective != null) {
+      b.latenessObjective(latenessObjective.toObjective());
+    }
     return b.build();
   }
 
@@ -144,6 +171,7 @@ public record JobRequest(
         job.owner(),
         job.alarmEmails(),
         job.alarmWebhooks(),
+        job.latenessObjective().map(LatenessObjectiveBody::of).orElse(null),
         null);
   }
 
