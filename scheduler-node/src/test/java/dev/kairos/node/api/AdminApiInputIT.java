@@ -1656,6 +1656,7 @@ class AdminApiInputIT {
         new Endpoint("POST", job + "/copy", "{\"id\":\"copy-matrix-" + RUN + "\"}", "WRITE", "APP"),
         new Endpoint("GET", job + "/next-fires", null, "READ", "APP"),
         new Endpoint("GET", job + "/triggers", null, "READ", "APP"),
+        new Endpoint("GET", job + "/lateness", null, "READ", "APP"),
         new Endpoint(
             "POST",
             "/api/v1/schedules/preview",
