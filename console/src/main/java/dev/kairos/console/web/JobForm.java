@@ -62,7 +62,8 @@ public record JobForm(
           "description",
           "owner",
           "alarmEmails",
-          "alarmWebhooks");
+          "alarmWebhooks",
+          "latenessObjective");
 
   /** A new job's form, with the defaults the API would apply. */
   static JobForm blank() {

@@ -148,6 +148,10 @@ class JobsController {
     // The last 24 hours from the PostgreSQL history; without it the page simply leaves them out.
     ApiResponse stats = api.get(Paths.job(id) + "/stats");
     model.addAttribute("stats", stats.ok() ? stats.body() : null);
+    // Measured now from the history; a job without an objective, or no history, shows none.
+    ApiResponse lateness =
+        job.body().get("latenessObjective") != null ? api.get(Paths.job(id) + "/lateness") : null;
+    model.addAttribute("lateness", lateness != null && lateness.ok() ? lateness.body() : null);
     model.addAttribute("job", job.body());
     model.addAttribute("fires", fires.ok() ? fires.list("fires") : List.of());
     model.addAttribute("triggers", triggers.ok() ? triggers.list("items") : List.of());

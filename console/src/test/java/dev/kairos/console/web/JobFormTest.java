@@ -14,6 +14,7 @@ class JobFormTest {
     Map<String, Object> stored = new LinkedHashMap<>();
     stored.put("id", "nightly");
     stored.put("retryBackoff", Map.of("kind", "EXPONENTIAL", "initialDelayMs", 2000));
+    stored.put("latenessObjective", Map.of("percentile", 99.0, "thresholdMs", 1000));
     stored.put("version", 7);
     stored.put("nextFireMs", 123);
     stored.put("schedule", "0 0 1 * * *");
@@ -47,6 +48,7 @@ class JobFormTest {
     assertThat(errors).isEmpty();
     assertThat(body)
         .containsEntry("retryBackoff", Map.of("kind", "EXPONENTIAL", "initialDelayMs", 2000))
+        .containsEntry("latenessObjective", Map.of("percentile", 99.0, "thresholdMs", 1000))
         .containsEntry("schedule", "0 0 2 * * *")
         .containsEntry("cronDialect", "QUARTZ")
         .containsEntry("zone", "UTC")
