@@ -15,6 +15,8 @@ import java.util.Set;
  * @param childJobIds comma-separated job ids
  * @param alarmEmails addresses separated by commas, spaces or line breaks
  * @param alarmWebhooks URLs separated by line breaks or spaces (a URL may contain a comma)
+ * @param objectiveThresholdMs the start-lateness objective's threshold; empty: no objective (then
+ *     the percentile and window are not sent; empty percentile or window take the API's defaults)
  * @param version the version the edit started from (sent as If-Match); absent on create
  */
 public record JobForm(
@@ -38,6 +40,9 @@ public record JobForm(
     String owner,
     String alarmEmails,
     String alarmWebhooks,
+    String objectivePercentile,
+    String objectiveThresholdMs,
+    String objectiveWindowMs,
     String version) {
 
   /** Fields of the API's job request; anything else in a stored job is not sent back. */
@@ -88,6 +93,9 @@ public record JobForm(
         "",
         "",
         "",
+        "",
+        "",
+        "",
         null);
   }
 
@@ -98,6 +106,7 @@ public record JobForm(
         children instanceof List<?> l
             ? String.join(",", l.stream().map(String::valueOf).toList())
             : "";
+    Map<?, ?> objective = job.get("latenessObjective") instanceof Map<?, ?> m ? m : Map.of();
     return new JobForm(
         text(job.get("id")),
         text(job.get("app")),
@@ -119,6 +128,9 @@ public record JobForm(
         text(job.get("owner")),
         lines(job.get("alarmEmails")),
         lines(job.get("alarmWebhooks")),
+        objective.isEmpty() ? "" : text(objective.get("percentile")),
+        objective.isEmpty() ? "" : text(objective.get("thresholdMs")),
+        objective.isEmpty() ? "" : text(objective.get("windowMs")),
         text(job.get("version")));
   }
 
@@ -145,6 +157,9 @@ public record JobForm(
         owner,
         alarmEmails,
         alarmWebhooks,
+        objectivePercentile,
+        objectiveThresholdMs,
+        objectiveWindowMs,
         null);
   }
 
@@ -193,6 +208,25 @@ public record JobForm(
     body.put("owner", trim(owner));
     body.put("alarmEmails", split(alarmEmails, "[,\\s]+"));
     body.put("alarmWebhooks", split(alarmWebhooks, "\\s+"));
+    if (trim(objectiveThresholdMs).isEmpty()) {
+      body.remove("latenessObjective");
+    } else {
+      Map<String, Object> objective = new LinkedHashMap<>();
+      objective.put("thresholdMs", number("latenessObjective", objectiveThresholdMs, errors));
+      if (!trim(objectivePercentile).isEmpty()) {
+        try {
+          objective.put("percentile", Double.parseDouble(trim(objectivePercentile)));
+        } catch (NumberFormatException e) {
+          errors.put(
+              "latenessObjective",
+              "percentile must be a number, was '" + trim(objectivePercentile) + "'");
+        }
+      }
+      if (!trim(objectiveWindowMs).isEmpty()) {
+        objective.put("windowMs", number("latenessObjective", objectiveWindowMs, errors));
+      }
+      body.put("latenessObjective", objective);
+    }
     return body;
   }
 

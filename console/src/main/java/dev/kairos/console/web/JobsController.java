@@ -365,6 +365,9 @@ class JobsController {
         f.owner(),
         f.alarmEmails(),
         f.alarmWebhooks(),
+        f.objectivePercentile(),
+        f.objectiveThresholdMs(),
+        f.objectiveWindowMs(),
         f.version());
   }
 }

@@ -43,12 +43,15 @@ class JobFormTest {
                 " billing-team ",
                 "a@example.com, b@example.org\nc@example.net",
                 "https://hooks.example.com/x?tags=a,b\r\n http://10.0.0.1/y \n",
+                " 99.9 ",
+                "250",
+                "",
                 "7")
             .toRequest(stored, errors);
     assertThat(errors).isEmpty();
     assertThat(body)
         .containsEntry("retryBackoff", Map.of("kind", "EXPONENTIAL", "initialDelayMs", 2000))
-        .containsEntry("latenessObjective", Map.of("percentile", 99.0, "thresholdMs", 1000))
+        .containsEntry("latenessObjective", Map.of("thresholdMs", 250L, "percentile", 99.9))
         .containsEntry("schedule", "0 0 2 * * *")
         .containsEntry("cronDialect", "QUARTZ")
         .containsEntry("zone", "UTC")
@@ -95,9 +98,14 @@ class JobFormTest {
             "",
             "",
             "",
+            "",
+            "",
+            "",
             "1");
+    stored.put("latenessObjective", Map.of("thresholdMs", 1000));
     assertThat(changed.toRequest(stored, new LinkedHashMap<>()))
-        .containsEntry("cronDialect", "KAIROS");
+        .containsEntry("cronDialect", "KAIROS")
+        .doesNotContainKey("latenessObjective"); // an emptied threshold removes the objective
   }
 
   @Test
@@ -151,9 +159,12 @@ class JobFormTest {
             "",
             "",
             "",
+            "p99",
+            "1000",
+            "1h",
             null);
     Map<String, Object> body = form.toCreateRequest(errors);
-    assertThat(errors).containsOnlyKeys("timeoutMs", "misfireThresholdMs");
+    assertThat(errors).containsOnlyKeys("timeoutMs", "misfireThresholdMs", "latenessObjective");
     assertThat(errors.get("timeoutMs")).contains("'ten'");
     assertThat(body)
         .containsEntry("id", "j")

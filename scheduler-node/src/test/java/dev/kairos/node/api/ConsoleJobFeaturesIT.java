@@ -108,6 +108,8 @@ class ConsoleJobFeaturesIT {
     form.put("owner", "ledger-team");
     form.put("alarmEmails", "ledger@example.com, oncall@example.org");
     form.put("alarmWebhooks", "https://hooks.example.com/a?tags=x,y\r\nhttp://10.0.0.1:8080/b");
+    form.put("objectivePercentile", "99.9");
+    form.put("objectiveThresholdMs", "1500");
 
     ConsoleSession.Page created = admin.post("/console/jobs", form);
     assertThat(created.status()).as(created.html()).isEqualTo(302);
@@ -120,6 +122,8 @@ class ConsoleJobFeaturesIT {
         .isEqualTo("[\"ledger@example.com\",\"oncall@example.org\"]");
     assertThat(stored.path("alarmWebhooks").toString())
         .isEqualTo("[\"https://hooks.example.com/a?tags=x,y\",\"http://10.0.0.1:8080/b\"]");
+    assertThat(stored.path("latenessObjective").toString())
+        .isEqualTo("{\"percentile\":99.9,\"thresholdMs\":1500,\"windowMs\":3600000}");
 
     ConsoleSession viewer = ConsoleSession.signIn(node, VIEWER);
     String page = viewer.get("/console/jobs/" + id).html();
@@ -133,7 +137,8 @@ class ConsoleJobFeaturesIT {
     String edit = admin.get("/console/jobs/" + id + "/edit").html();
     assertThat(edit)
         .contains("ledger@example.com\noncall@example.org")
-        .contains("value=\"ledger-team\"");
+        .contains("value=\"ledger-team\"")
+        .contains("id=\"objectiveThresholdMs\" name=\"objectiveThresholdMs\" value=\"1500\"");
   }
 
   @Test
