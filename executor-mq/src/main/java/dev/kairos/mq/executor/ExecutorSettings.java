@@ -4,6 +4,7 @@ import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.mq.log.TriggerLogSettings;
 import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.mq.slot.SlotLeaseConfig;
+import dev.kairos.protocol.start.TriggerRecords;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -74,88 +75,136 @@ public record ExecutorSettings(
     }
   }
 
+  /** The defaults for {@code lease}'s app on {@code nameServerAddress}. */
   public static ExecutorSettings of(SlotLeaseConfig lease, String nameServerAddress) {
-    return new ExecutorSettings(
-        lease,
-        nameServerAddress,
-        DEFAULT_WORKER_THREADS,
-        DEFAULT_MAX_IN_FLIGHT,
-        dev.kairos.protocol.start.TriggerRecords.DEFAULT_DEDUP_WINDOW,
-        DEFAULT_POLL_TIMEOUT,
-        DEFAULT_SHUTDOWN_GRACE,
-        ResultReports.EXCEPTIONS,
-        TriggerLogSettings.DEFAULTS,
-        DEFAULT_ROUTE_TIMEOUT,
-        SecretParamsCipher.none(),
-        RocketMqCredentials.NONE);
+    return builder(lease, nameServerAddress).build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder(SlotLeaseConfig lease, String nameServerAddress) {
+    return new Builder(lease, nameServerAddress);
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    return new Builder(lease, nameServerAddress)
+        .workerThreads(workerThreads)
+        .maxInFlight(maxInFlight)
+        .dedupWindow(dedupWindow)
+        .pollTimeout(pollTimeout)
+        .shutdownGrace(shutdownGrace)
+        .resultReports(resultReports)
+        .log(log)
+        .routeTimeout(routeTimeout)
+        .secretParams(secretParams)
+        .rocketMqCredentials(rocketMqCredentials);
   }
 
   /** These settings with another choice of published results. */
   public ExecutorSettings withResultReports(ResultReports reports) {
-    return new ExecutorSettings(
-        lease,
-        nameServerAddress,
-        workerThreads,
-        maxInFlight,
-        dedupWindow,
-        pollTimeout,
-        shutdownGrace,
-        reports,
-        log,
-        routeTimeout,
-        secretParams,
-        rocketMqCredentials);
+    return toBuilder().resultReports(reports).build();
   }
 
   /** These settings with another way of shipping log lines. */
   public ExecutorSettings withLog(TriggerLogSettings log) {
-    return new ExecutorSettings(
-        lease,
-        nameServerAddress,
-        workerThreads,
-        maxInFlight,
-        dedupWindow,
-        pollTimeout,
-        shutdownGrace,
-        resultReports,
-        log,
-        routeTimeout,
-        secretParams,
-        rocketMqCredentials);
+    return toBuilder().log(log).build();
   }
 
   /** These settings opening sealed params with {@code cipher}. */
   public ExecutorSettings withSecretParams(SecretParamsCipher cipher) {
-    return new ExecutorSettings(
-        lease,
-        nameServerAddress,
-        workerThreads,
-        maxInFlight,
-        dedupWindow,
-        pollTimeout,
-        shutdownGrace,
-        resultReports,
-        log,
-        routeTimeout,
-        cipher,
-        rocketMqCredentials);
+    return toBuilder().secretParams(cipher).build();
   }
 
   /** These settings signing the RocketMQ requests with {@code credentials}. */
   public ExecutorSettings withRocketMqCredentials(RocketMqCredentials credentials) {
-    return new ExecutorSettings(
-        lease,
-        nameServerAddress,
-        workerThreads,
-        maxInFlight,
-        dedupWindow,
-        pollTimeout,
-        shutdownGrace,
-        resultReports,
-        log,
-        routeTimeout,
-        secretParams,
-        credentials);
+    return toBuilder().rocketMqCredentials(credentials).build();
+  }
+
+  /** Settings component by component; every one not set keeps its default. */
+  public static final class Builder {
+    private final SlotLeaseConfig lease;
+    private final String nameServerAddress;
+    private int workerThreads = DEFAULT_WORKER_THREADS;
+    private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+    private Duration dedupWindow = TriggerRecords.DEFAULT_DEDUP_WINDOW;
+    private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
+    private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+    private ResultReports resultReports = ResultReports.EXCEPTIONS;
+    private TriggerLogSettings log = TriggerLogSettings.DEFAULTS;
+    private Duration routeTimeout = DEFAULT_ROUTE_TIMEOUT;
+    private SecretParamsCipher secretParams = SecretParamsCipher.none();
+    private RocketMqCredentials rocketMqCredentials = RocketMqCredentials.NONE;
+
+    private Builder(SlotLeaseConfig lease, String nameServerAddress) {
+      this.lease = lease;
+      this.nameServerAddress = nameServerAddress;
+    }
+
+    public Builder workerThreads(int workerThreads) {
+      this.workerThreads = workerThreads;
+      return this;
+    }
+
+    public Builder maxInFlight(int maxInFlight) {
+      this.maxInFlight = maxInFlight;
+      return this;
+    }
+
+    public Builder dedupWindow(Duration dedupWindow) {
+      this.dedupWindow = dedupWindow;
+      return this;
+    }
+
+    public Builder pollTimeout(Duration pollTimeout) {
+      this.pollTimeout = pollTimeout;
+      return this;
+    }
+
+    public Builder shutdownGrace(Duration shutdownGrace) {
+      this.shutdownGrace = shutdownGrace;
+      return this;
+    }
+
+    public Builder resultReports(ResultReports resultReports) {
+      this.resultReports = resultReports;
+      return this;
+    }
+
+    public Builder log(TriggerLogSettings log) {
+      this.log = log;
+      return this;
+    }
+
+    public Builder routeTimeout(Duration routeTimeout) {
+      this.routeTimeout = routeTimeout;
+      return this;
+    }
+
+    public Builder secretParams(SecretParamsCipher secretParams) {
+      this.secretParams = secretParams;
+      return this;
+    }
+
+    public Builder rocketMqCredentials(RocketMqCredentials rocketMqCredentials) {
+      this.rocketMqCredentials = rocketMqCredentials;
+      return this;
+    }
+
+    public ExecutorSettings build() {
+      return new ExecutorSettings(
+          lease,
+          nameServerAddress,
+          workerThreads,
+          maxInFlight,
+          dedupWindow,
+          pollTimeout,
+          shutdownGrace,
+          resultReports,
+          log,
+          routeTimeout,
+          secretParams,
+          rocketMqCredentials);
+    }
   }
 
   /** RocketMQ consumer group of the app: shared by its instances, so offsets follow the slot. */

@@ -104,19 +104,18 @@ public final class KairosExecutorLifecycle implements SmartLifecycle {
             properties.getLeaseTtl(),
             properties.getLeaseRenewInterval(),
             properties.getLeaseSafetyMargin());
-    return new ExecutorSettings(
-        lease,
-        properties.getNameServer(),
-        properties.getWorkerThreads(),
-        properties.getMaxInFlight(),
-        properties.getDedupWindow(),
-        properties.getPollTimeout(),
-        properties.getShutdownGrace(),
-        properties.getResultReports(),
-        properties.getLog().settings(),
-        properties.getTopicTimeout(),
-        properties.secretParams(),
-        properties.rocketMqCredentials());
+    return ExecutorSettings.builder(lease, properties.getNameServer())
+        .workerThreads(properties.getWorkerThreads())
+        .maxInFlight(properties.getMaxInFlight())
+        .dedupWindow(properties.getDedupWindow())
+        .pollTimeout(properties.getPollTimeout())
+        .shutdownGrace(properties.getShutdownGrace())
+        .resultReports(properties.getResultReports())
+        .log(properties.getLog().settings())
+        .routeTimeout(properties.getTopicTimeout())
+        .secretParams(properties.secretParams())
+        .rocketMqCredentials(properties.rocketMqCredentials())
+        .build();
   }
 
   private void createTopics(String app, Iterable<String> handlers) {

@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kairos.core.model.BlockStrategy;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
-import dev.kairos.core.secret.SecretParamsCipher;
 import dev.kairos.devinfra.EmbeddedRedis;
 import dev.kairos.devinfra.EmbeddedRocketMq;
 import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
-import dev.kairos.mq.log.TriggerLogSettings;
-import dev.kairos.mq.route.RocketMqCredentials;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.mq.slot.SlotRegistry;
@@ -22,7 +19,6 @@ import dev.kairos.protocol.message.SlotQueueSelector;
 import dev.kairos.protocol.message.TopicNames;
 import dev.kairos.protocol.message.TriggerMessage;
 import dev.kairos.protocol.slot.SlotInfo;
-import dev.kairos.protocol.start.TriggerRecords;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -100,19 +96,11 @@ class ExecutorReceiveProgressIT {
     // One worker, and polling pauses while one received delivery waits: so a blocked handler
     // leaves what is sent next in the broker's queue, as a slow executor under load does.
     ExecutorSettings settings =
-        new ExecutorSettings(
-            lease,
-            mq.nameServerAddress(),
-            1,
-            1,
-            TriggerRecords.DEFAULT_DEDUP_WINDOW,
-            Duration.ofMillis(200),
-            Duration.ofSeconds(1),
-            ResultReports.EXCEPTIONS,
-            TriggerLogSettings.DEFAULTS,
-            ExecutorSettings.DEFAULT_ROUTE_TIMEOUT,
-            SecretParamsCipher.none(),
-            RocketMqCredentials.NONE);
+        ExecutorSettings.builder(lease, mq.nameServerAddress())
+            .workerThreads(1)
+            .maxInFlight(1)
+            .shutdownGrace(Duration.ofSeconds(1))
+            .build();
     executor = new KairosExecutor(redis, settings, Map.of(HANDLER, ctx -> release.await()));
     executor.start();
     assertThat(executor.slot()).isZero();
