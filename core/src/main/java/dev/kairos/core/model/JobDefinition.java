@@ -41,6 +41,8 @@ import java.util.Objects;
  *     most {@link #MAX_ALARM_EMAILS})
  * @param alarmWebhooks http/https URLs that get this job's alarms as JSON, on top of the configured
  *     webhooks (at most {@link #MAX_ALARM_WEBHOOKS})
+ * @param calendars names of calendars ({@code dev.kairos.core.calendar}) whose excluded times the
+ *     job's scheduled fires skip (recorded SKIPPED); at most {@link #MAX_CALENDARS}, no duplicates
  */
 public record JobDefinition(
     String id,
@@ -67,7 +69,11 @@ public record JobDefinition(
     String description,
     String owner,
     List<String> alarmEmails,
-    List<String> alarmWebhooks) {
+    List<String> alarmWebhooks,
+    List<String> calendars) {
+
+  /** Bound of {@link #calendars()}. */
+  public static final int MAX_CALENDARS = 10;
 
   public static final int MAX_DESCRIPTION_LENGTH = 1000;
   public static final int MAX_OWNER_LENGTH = 200;
@@ -116,6 +122,7 @@ public record JobDefinition(
     Objects.requireNonNull(owner, "owner");
     alarmEmails = List.copyOf(Objects.requireNonNull(alarmEmails, "alarmEmails"));
     alarmWebhooks = List.copyOf(Objects.requireNonNull(alarmWebhooks, "alarmWebhooks"));
+    calendars = List.copyOf(Objects.requireNonNull(calendars, "calendars"));
   }
 
   /**
@@ -172,7 +179,8 @@ public record JobDefinition(
         .description(description)
         .owner(owner)
         .alarmEmails(alarmEmails)
-        .alarmWebhooks(alarmWebhooks);
+        .alarmWebhooks(alarmWebhooks)
+        .calendars(calendars);
   }
 
   /** Fills the defaults an operator expects: UTC, FIRST, SERIAL_EXECUTION, DO_NOTHING after 5 s. */
@@ -202,6 +210,7 @@ public record JobDefinition(
     private String owner = "";
     private List<String> alarmEmails = List.of();
     private List<String> alarmWebhooks = List.of();
+    private List<String> calendars = List.of();
 
     private Builder(String id) {
       this.id = id;
@@ -341,6 +350,11 @@ public record JobDefinition(
       return this;
     }
 
+    public Builder calendars(List<String> calendars) {
+      this.calendars = calendars;
+      return this;
+    }
+
     public JobDefinition build() {
       return new JobDefinition(
           id,
@@ -367,7 +381,8 @@ public record JobDefinition(
           description,
           owner,
           alarmEmails,
-          alarmWebhooks);
+          alarmWebhooks,
+          calendars);
     }
   }
 }

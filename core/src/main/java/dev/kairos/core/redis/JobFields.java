@@ -40,6 +40,12 @@ public final class JobFields {
   /** Newline-separated http/https URLs that get this job's alarms; absent or "" for none. */
   public static final String ALARM_WEBHOOKS = "alarmWebhooks";
 
+  /**
+   * Comma-separated names of the calendars whose excluded times this job's fires skip; absent in
+   * older hashes, read as none.
+   */
+  public static final String CALENDARS = "calendars";
+
   /** Schedule version: bumped when the schedule changes, on disable and on delete. */
   public static final String SCHEDULE_VERSION = "scheduleVersion";
 
