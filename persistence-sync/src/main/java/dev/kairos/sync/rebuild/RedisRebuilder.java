@@ -67,7 +67,8 @@ public final class RedisRebuilder {
                WHERE t.job_id = j.job_id
                  AND (t.trigger_id = t.job_id || ':' || t.fire_ms
                       OR t.trigger_id LIKE t.job_id || ':' || t.fire_ms || '#%'))) AS last_fire_ms,
-          child_job_ids, cron_dialect, description, owner, alarm_emails, alarm_webhooks
+          child_job_ids, cron_dialect, description, owner, alarm_emails, alarm_webhooks,
+          calendars
       FROM kairos_job j WHERE shard = ? AND NOT deleted AND COALESCE(created_ms, 0) < ?
       ORDER BY job_id
       """;
@@ -344,6 +345,7 @@ public final class RedisRebuilder {
           put(hash, JobFields.OWNER, rs.getString("owner"));
           put(hash, JobFields.ALARM_EMAILS, rs.getString("alarm_emails"));
           put(hash, JobFields.ALARM_WEBHOOKS, rs.getString("alarm_webhooks"));
+          put(hash, JobFields.CALENDARS, rs.getString("calendars"));
           Long lastFire = rs.getObject("last_fire_ms", Long.class);
           if (lastFire != null) {
             hash.put(JobFields.LAST_FIRE_MS, lastFire.toString());
