@@ -24,6 +24,8 @@ import java.util.List;
  * @param alarmEmails addresses that get this job's alarms besides the configured ones (at most 20)
  * @param alarmWebhooks http/https URLs that get this job's alarms besides the configured ones (at
  *     most 10)
+ * @param calendars names of calendars whose excluded times this job's fires skip (at most 10, each
+ *     must exist)
  * @param version only for a full update without {@code If-Match}: the version it applies to
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -49,6 +51,7 @@ public record JobRequest(
     String owner,
     List<String> alarmEmails,
     List<String> alarmWebhooks,
+    List<String> calendars,
     Long version)
     implements StrictJson {
 
@@ -117,6 +120,9 @@ public record JobRequest(
     if (alarmWebhooks != null) {
       b.alarmWebhooks(alarmWebhooks.stream().map(u -> orEmpty(u).strip()).toList());
     }
+    if (calendars != null) {
+      b.calendars(calendars.stream().map(c -> orEmpty(c).strip()).toList());
+    }
     return b.build();
   }
 
@@ -144,6 +150,7 @@ public record JobRequest(
         job.owner(),
         job.alarmEmails(),
         job.alarmWebhooks(),
+        job.calendars(),
         null);
   }
 
