@@ -15,6 +15,7 @@ import java.util.Set;
  * @param childJobIds comma-separated job ids
  * @param alarmEmails addresses separated by commas, spaces or line breaks
  * @param alarmWebhooks URLs separated by line breaks or spaces (a URL may contain a comma)
+ * @param calendars calendar names, comma-separated
  * @param version the version the edit started from (sent as If-Match); absent on create
  */
 public record JobForm(
@@ -38,6 +39,7 @@ public record JobForm(
     String owner,
     String alarmEmails,
     String alarmWebhooks,
+    String calendars,
     String version) {
 
   /** Fields of the API's job request; anything else in a stored job is not sent back. */
@@ -62,7 +64,8 @@ public record JobForm(
           "description",
           "owner",
           "alarmEmails",
-          "alarmWebhooks");
+          "alarmWebhooks",
+          "calendars");
 
   /** A new job's form, with the defaults the API would apply. */
   static JobForm blank() {
@@ -82,6 +85,7 @@ public record JobForm(
         "DO_NOTHING",
         "5000",
         "true",
+        "",
         "",
         "",
         "",
@@ -118,6 +122,9 @@ public record JobForm(
         text(job.get("owner")),
         lines(job.get("alarmEmails")),
         lines(job.get("alarmWebhooks")),
+        job.get("calendars") instanceof List<?> c
+            ? String.join(",", c.stream().map(String::valueOf).toList())
+            : "",
         text(job.get("version")));
   }
 
@@ -144,6 +151,7 @@ public record JobForm(
         owner,
         alarmEmails,
         alarmWebhooks,
+        calendars,
         null);
   }
 
@@ -192,7 +200,16 @@ public record JobForm(
     body.put("owner", trim(owner));
     body.put("alarmEmails", split(alarmEmails, "[,\\s]+"));
     body.put("alarmWebhooks", split(alarmWebhooks, "\\s+"));
+    body.put("calendars", names(calendars));
     return body;
+  }
+
+  /** Comma-separated names as a list, blanks dropped. */
+  static List<String> names(String text) {
+    return Arrays.stream(trim(text).split(","))
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .toList();
   }
 
   /** The body of a create: the request with the id. */

@@ -42,6 +42,7 @@ class JobFormTest {
                 " billing-team ",
                 "a@example.com, b@example.org\nc@example.net",
                 "https://hooks.example.com/x?tags=a,b\r\n http://10.0.0.1/y \n",
+                " holidays, weekends ",
                 "7")
             .toRequest(stored, errors);
     assertThat(errors).isEmpty();
@@ -53,6 +54,7 @@ class JobFormTest {
         .containsEntry("timeoutMs", 60000L)
         .containsEntry("enabled", true)
         .containsEntry("childJobIds", List.of("a", "b"))
+        .containsEntry("calendars", List.of("holidays", "weekends"))
         .containsEntry("description", "Nightly report.\nSecond line.")
         .containsEntry("owner", "billing-team")
         .containsEntry("alarmEmails", List.of("a@example.com", "b@example.org", "c@example.net"))
@@ -88,6 +90,7 @@ class JobFormTest {
             "DO_NOTHING",
             "5000",
             "true",
+            "",
             "",
             "",
             "",
@@ -144,6 +147,7 @@ class JobFormTest {
             "DO_NOTHING",
             "5s",
             null,
+            "",
             "",
             "",
             "",
