@@ -5,6 +5,7 @@
 -- KEYS[2]  kairos:{s}:due      ZSET    job id -> next fire ms (+inf = parked)
 -- KEYS[3]  kairos:{s}:nodes    SET     node names owning wheel/inflight keys in the shard
 -- KEYS[4]  kairos:{s}:adhoc    ZSET    ad-hoc trigger id -> due ms (only when A > 0)
+-- KEYS[5]  kairos:{s}:events   STREAM  (only when S > 0)
 --
 -- ARGV[1]  term of the caller
 -- ARGV[2]  now, epoch ms (cluster time)
@@ -24,6 +25,16 @@
 -- then, optionally (absent = 0):
 --          A, the number of ad-hoc triggers that follow; the ad-hoc request prefix
 --          kairos:{s}:adhocreq:; then A pairs: triggerId, node
+-- then, optionally (absent = 0; only a batch with a job whose calendars exclude a fire has it):
+--          S, the number of calendar skips that follow; the approximate MAXLEN of the events
+--          stream; then S triples: job index j (1-based, into the jobs above), fireMs, calendar
+--
+-- Per calendar skip whose job j passed its CAS: unless the trigger record (or its tombstone)
+-- exists, the fire is recorded final SKIPPED (id, jobId, fireMs, state, scheduleVersion, term,
+-- claimedMs = endedMs = now, attempt 1, calendar, message), enters the job's trigger index, and
+-- its TRIGGER_ENDED event (every field of the record) is appended: the history keeps it and the
+-- lifecycle ignores it. No wheel entry: it is never dispatched. A fire already CLAIMED before
+-- its calendar was written is left to run.
 --
 -- Per job, a CAS: the job is skipped (nothing written) unless its current due score equals
 -- the expected one and its scheduleVersion is unchanged, so two scanners of the same term, or
@@ -51,6 +62,7 @@
 --                                                     r_j = fires claimed for job j, or -1
 --                                                     when job j was skipped by the CAS;
 --                                                     a_k = 1 when ad-hoc k was claimed, else 0
+--         followed, when S > 0, by the number of fires recorded SKIPPED
 
 local term = tonumber(ARGV[1])
 local fence = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -111,12 +123,15 @@ local function tombstoned(triggerId, fireMs)
   return redis.call('HEXISTS', endedPrefix .. bucket, triggerId) == 1
 end
 
+local jobIds, jobVersions = {}, {}
 local i = 12
 for _ = 1, jobs do
   local jobId, expected, newScore, version = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local fires = tonumber(ARGV[i + 4])
   local firstFire = i + 5
   i = firstFire + 2 * fires
+  jobIds[#jobIds + 1] = jobId
+  jobVersions[#jobVersions + 1] = version
 
   local jobKey = jobPrefix .. jobId
   local current = redis.call('ZSCORE', due, jobId)
@@ -234,5 +249,38 @@ for _ = 1, adhocs do
   result[#result + 1] = claimed
 end
 
+local skips = tonumber(ARGV[i] or '0')
+local maxlen = ARGV[i + 1]
+i = i + 2
+local skippedRecorded = 0
+for _ = 1, skips do
+  local j, fireMs, calendar = tonumber(ARGV[i]), ARGV[i + 1], ARGV[i + 2]
+  i = i + 3
+  local jobId = jobIds[j]
+  local triggerId = jobId .. ':' .. fireMs
+  local triggerKey = triggerPrefix .. triggerId
+  if result[3 + j] ~= -1 and redis.call('EXISTS', triggerKey) == 0
+      and not tombstoned(triggerId, fireMs) then
+    local message = 'skipped: calendar ' .. calendar .. ' excludes this fire'
+    local record = {'fireMs', fireMs, 'state', 'SKIPPED', 'scheduleVersion', jobVersions[j],
+      'term', term, 'claimedMs', now, 'endedMs', now, 'attempt', 1, 'calendar', calendar,
+      'message', message}
+    redis.call('HSET', triggerKey, 'id', triggerId, 'jobId', jobId, unpack(record))
+    redis.call('PEXPIREAT', triggerKey, math.max(tonumber(fireMs), now) + dedup)
+    index(jobId, triggerId, fireMs)
+    local event = {'type', 'TRIGGER_ENDED', 'triggerId', triggerId, 'jobId', jobId}
+    for k = 1, #record do
+      event[#event + 1] = record[k]
+    end
+    event[#event + 1] = 'ms'
+    event[#event + 1] = now
+    redis.call('XADD', KEYS[5], 'MAXLEN', '~', maxlen, '*', unpack(event))
+    skippedRecorded = skippedRecorded + 1
+  end
+end
+
 result[3] = duplicates
+if skips > 0 then
+  result[#result + 1] = skippedRecorded
+end
 return result

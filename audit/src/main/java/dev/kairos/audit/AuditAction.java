@@ -18,6 +18,9 @@ public enum AuditAction {
   /** A running trigger whose executor was asked to interrupt it. */
   TRIGGER_CANCEL_REQUESTED,
   APP_SETTINGS_WRITTEN,
+  /** A calendar created or replaced (its name and version are in {@code detail}). */
+  CALENDAR_WRITTEN,
+  CALENDAR_DELETED,
   CLUSTER_PAUSED,
   CLUSTER_RESUMED,
   /** A rebuild of Redis shards from PostgreSQL ran. */

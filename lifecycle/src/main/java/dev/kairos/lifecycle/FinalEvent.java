@@ -34,7 +34,8 @@ record FinalEvent(
   /**
    * The final-state event in a stream entry, or empty for everything the lifecycle ignores: job
    * events, logs, late results (a result reported after the trigger was already final is recorded
-   * beside it and changes nothing), and an older version's claims, moves and non-final updates.
+   * beside it and changes nothing), an older version's claims, moves and non-final updates, and
+   * SKIPPED fires (a calendar excluded them: no retry, child, alarm, re-arm or start sample).
    */
   static Optional<FinalEvent> parse(Map<String, String> body) {
     if (body == null) {
@@ -54,7 +55,7 @@ record FinalEvent(
     }
     try {
       TriggerState parsed = TriggerState.valueOf(state);
-      if (!parsed.isTerminal()) {
+      if (!parsed.isTerminal() || parsed == TriggerState.SKIPPED) {
         return Optional.empty();
       }
       String endedAt = body.get(TriggerFields.ENDED_MS);

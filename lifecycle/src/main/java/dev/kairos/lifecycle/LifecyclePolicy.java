@@ -73,7 +73,8 @@ final class LifecyclePolicy {
    */
   Reaction decide(
       FinalEvent event, Map<String, String> record, Optional<JobDefinition> job, long nowMs) {
-    if (job.isEmpty()) {
+    if (job.isEmpty() || event.state() == TriggerState.SKIPPED) {
+      // SKIPPED: a calendar excluded the fire; it did not run, so nothing follows it.
       return Reaction.NONE;
     }
     JobDefinition j = job.get();

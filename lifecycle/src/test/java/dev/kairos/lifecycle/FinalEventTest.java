@@ -133,5 +133,20 @@ class FinalEventTest {
                 Map.of("type", "TRIGGER_UPDATED", "triggerId", "j:5", "state", "NOPE")))
         .isEmpty();
     assertThat(FinalEvent.parse(Map.of("type", "JOB_UPSERTED", "id", "j"))).isEmpty();
+    assertThat(
+            FinalEvent.parse(
+                Map.of(
+                    "type",
+                    "TRIGGER_ENDED",
+                    "triggerId",
+                    "j:5",
+                    "jobId",
+                    "j",
+                    "state",
+                    "SKIPPED",
+                    "endedMs",
+                    "6")))
+        .as("a fire a calendar skipped gets no reaction")
+        .isEmpty();
   }
 }

@@ -73,7 +73,8 @@ class RedisRebuilderIT {
         b.description("rebuilt job " + i + "\nsecond line")
             .owner("owner-" + i)
             .alarmEmails(List.of("a" + i + "@example.com", "b@example.org"))
-            .alarmWebhooks(List.of("https://hooks.example.com/" + i + "?x=1,2"));
+            .alarmWebhooks(List.of("https://hooks.example.com/" + i + "?x=1,2"))
+            .calendars(List.of("holidays", "weekends"));
       }
       traffic.jobs.create(b.build());
       ids.add(id);

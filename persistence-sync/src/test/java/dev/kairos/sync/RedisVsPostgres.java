@@ -54,7 +54,8 @@ final class RedisVsPostgres {
       {"description", "description"},
       {"owner", "owner"},
       {"alarmEmails", "alarm_emails"},
-      {"alarmWebhooks", "alarm_webhooks"}
+      {"alarmWebhooks", "alarm_webhooks"},
+      {"calendars", "calendars"}
     };
     for (String[] p : job) {
       JOB_COLUMNS.put(p[0], p[1]);

@@ -60,6 +60,7 @@ final class ScriptedTraffic {
             .alarmEmails(List.of("owner@example.com", "team+alarms@example.org"))
             .alarmWebhooks(
                 List.of("https://hooks.example.com/a?tags=x,y", "http://10.0.0.1:8080/b"))
+            .calendars(List.of("maintenance"))
             .build());
   }
 

@@ -15,6 +15,7 @@ import java.util.Set;
  * @param childJobIds comma-separated job ids
  * @param alarmEmails addresses separated by commas, spaces or line breaks
  * @param alarmWebhooks URLs separated by line breaks or spaces (a URL may contain a comma)
+ * @param calendars calendar names, comma-separated
  * @param objectiveThresholdMs the start-lateness objective's threshold; empty: no objective (then
  *     the percentile and window are not sent; empty percentile or window take the API's defaults)
  * @param version the version the edit started from (sent as If-Match); absent on create
@@ -40,6 +41,7 @@ public record JobForm(
     String owner,
     String alarmEmails,
     String alarmWebhooks,
+    String calendars,
     String objectivePercentile,
     String objectiveThresholdMs,
     String objectiveWindowMs,
@@ -68,6 +70,7 @@ public record JobForm(
           "owner",
           "alarmEmails",
           "alarmWebhooks",
+          "calendars",
           "latenessObjective");
 
   /** A new job's form, with the defaults the API would apply. */
@@ -88,6 +91,7 @@ public record JobForm(
         "DO_NOTHING",
         "5000",
         "true",
+        "",
         "",
         "",
         "",
@@ -128,6 +132,9 @@ public record JobForm(
         text(job.get("owner")),
         lines(job.get("alarmEmails")),
         lines(job.get("alarmWebhooks")),
+        job.get("calendars") instanceof List<?> c
+            ? String.join(",", c.stream().map(String::valueOf).toList())
+            : "",
         objective.isEmpty() ? "" : text(objective.get("percentile")),
         objective.isEmpty() ? "" : text(objective.get("thresholdMs")),
         objective.isEmpty() ? "" : text(objective.get("windowMs")),
@@ -157,6 +164,7 @@ public record JobForm(
         owner,
         alarmEmails,
         alarmWebhooks,
+        calendars,
         objectivePercentile,
         objectiveThresholdMs,
         objectiveWindowMs,
@@ -208,6 +216,7 @@ public record JobForm(
     body.put("owner", trim(owner));
     body.put("alarmEmails", split(alarmEmails, "[,\\s]+"));
     body.put("alarmWebhooks", split(alarmWebhooks, "\\s+"));
+    body.put("calendars", names(calendars));
     if (trim(objectiveThresholdMs).isEmpty()) {
       body.remove("latenessObjective");
     } else {
@@ -228,6 +237,14 @@ public record JobForm(
       body.put("latenessObjective", objective);
     }
     return body;
+  }
+
+  /** Comma-separated names as a list, blanks dropped. */
+  static List<String> names(String text) {
+    return Arrays.stream(trim(text).split(","))
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .toList();
   }
 
   /** The body of a create: the request with the id. */

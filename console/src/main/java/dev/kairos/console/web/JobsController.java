@@ -304,6 +304,7 @@ class JobsController {
       @RequestParam(defaultValue = "") String schedule,
       @RequestParam(defaultValue = "") String zone,
       @RequestParam(defaultValue = "") String cronDialect,
+      @RequestParam(defaultValue = "") String calendars,
       Model model) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("scheduleType", scheduleType.isBlank() ? "CRON" : scheduleType.trim());
@@ -313,6 +314,10 @@ class JobsController {
       body.put("cronDialect", cronDialect.trim());
     }
     body.put("count", PREVIEW_COUNT);
+    List<String> names = JobForm.names(calendars);
+    if (!names.isEmpty()) {
+      body.put("calendars", names);
+    }
     ApiResponse answer = api.post("/api/v1/schedules/preview", body);
     model.addAttribute("preview", answer.ok() ? answer.body() : null);
     model.addAttribute("problem", answer.ok() ? null : answer.problem());
@@ -365,6 +370,7 @@ class JobsController {
         f.owner(),
         f.alarmEmails(),
         f.alarmWebhooks(),
+        f.calendars(),
         f.objectivePercentile(),
         f.objectiveThresholdMs(),
         f.objectiveWindowMs(),

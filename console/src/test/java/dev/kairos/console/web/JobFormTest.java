@@ -43,6 +43,7 @@ class JobFormTest {
                 " billing-team ",
                 "a@example.com, b@example.org\nc@example.net",
                 "https://hooks.example.com/x?tags=a,b\r\n http://10.0.0.1/y \n",
+                " holidays, weekends ",
                 " 99.9 ",
                 "250",
                 "",
@@ -58,6 +59,7 @@ class JobFormTest {
         .containsEntry("timeoutMs", 60000L)
         .containsEntry("enabled", true)
         .containsEntry("childJobIds", List.of("a", "b"))
+        .containsEntry("calendars", List.of("holidays", "weekends"))
         .containsEntry("description", "Nightly report.\nSecond line.")
         .containsEntry("owner", "billing-team")
         .containsEntry("alarmEmails", List.of("a@example.com", "b@example.org", "c@example.net"))
@@ -93,6 +95,7 @@ class JobFormTest {
             "DO_NOTHING",
             "5000",
             "true",
+            "",
             "",
             "",
             "",
@@ -154,6 +157,7 @@ class JobFormTest {
             "DO_NOTHING",
             "5s",
             null,
+            "",
             "",
             "",
             "",

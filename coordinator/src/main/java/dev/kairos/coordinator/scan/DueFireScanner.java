@@ -3,6 +3,9 @@ package dev.kairos.coordinator.scan;
 import dev.kairos.coordinator.assign.FireAssigner;
 import dev.kairos.coordinator.assign.FireAssigner.NodePicker;
 import dev.kairos.coordinator.assign.LiveNodes;
+import dev.kairos.core.calendar.CalendarSplit;
+import dev.kairos.core.calendar.ExclusionCalendar;
+import dev.kairos.core.calendar.SkippedFire;
 import dev.kairos.core.error.KairosException;
 import dev.kairos.core.model.JobScheduling;
 import dev.kairos.core.model.TriggerId;
@@ -13,8 +16,10 @@ import dev.kairos.core.redis.ReplicaWait;
 import dev.kairos.core.redis.ShardReadiness;
 import dev.kairos.core.schedule.FirePlan;
 import dev.kairos.core.schedule.FireWindow;
+import dev.kairos.core.schedule.FixedDelaySchedule;
 import dev.kairos.core.schedule.NextDue;
 import dev.kairos.core.schedule.Schedule;
+import dev.kairos.core.schedule.Schedules;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.protocol.claim.AdhocClaim;
 import dev.kairos.protocol.claim.ClaimBatch;
@@ -35,6 +40,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -44,6 +50,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -62,6 +69,13 @@ import org.slf4j.LoggerFactory;
  * whole cluster wait behind all of them, once a second (the spread workload's p99). The first pass
  * of a term starts them all at once: after a takeover, claiming the due fires quickly matters more
  * than the others' latency, and the failover budget (pre-read) counts on it.
+ *
+ * <p><b>Calendars.</b> A due job that names calendars has the fires they exclude recorded SKIPPED
+ * by the same claim call instead of claimed ({@link CalendarSplit}). The calendars are cached
+ * ({@link CalendarCache}) and checked against their version counter once per pass, and only in a
+ * pass that reads such a job: a job without calendars costs nothing more. A calendar a job names
+ * that no longer exists excludes nothing (counted in {@code kairos.scan.calendars.unknown}, logged
+ * once per name).
  *
  * <p>Planning runs on the Redis reply threads: it is pure arithmetic over already-read hashes, a
  * few microseconds per job, and keeps a pass free of thread hand-offs.
@@ -86,6 +100,8 @@ public final class DueFireScanner {
   private final ShardReadiness readiness;
   private final ScanGaps gaps;
   private final Map<String, CachedSchedule> schedules = new ConcurrentHashMap<>();
+  private final CalendarCache calendars = new CalendarCache();
+  private final Set<String> unknownCalendarsLogged = ConcurrentHashMap.newKeySet();
 
   /** The term whose last pass completed; its next passes are spread. Scan thread only. */
   private long completedTerm = -1;
@@ -100,6 +116,8 @@ public final class DueFireScanner {
   private final Counter changedSinceRead;
   private final Counter noLiveNodes;
   private final Counter notReady;
+  private final Counter skippedFires;
+  private final Counter unknownCalendars;
 
   public DueFireScanner(
       KairosRedis redis,
@@ -159,6 +177,8 @@ public final class DueFireScanner {
     this.jobErrors = meters.counter("kairos.scan.job.errors");
     this.changedSinceRead = meters.counter("kairos.scan.jobs.changed.since.read");
     this.noLiveNodes = meters.counter("kairos.scan.no.live.nodes");
+    this.skippedFires = meters.counter("kairos.claims.skipped");
+    this.unknownCalendars = meters.counter("kairos.scan.calendars.unknown");
   }
 
   /**
@@ -279,6 +299,10 @@ public final class DueFireScanner {
     final AtomicInteger errors = new AtomicInteger();
     final AtomicInteger batches = new AtomicInteger();
 
+    /** The calendars of this pass, read at most once (by the first page with a job naming one). */
+    final AtomicReference<CompletableFuture<CalendarCache.Snapshot>> calendarRead =
+        new AtomicReference<>();
+
     Pass(long term, long now, long horizon, NodePicker picker, BooleanSupplier stillLeading) {
       this.term = term;
       this.now = now;
@@ -311,6 +335,7 @@ public final class DueFireScanner {
           .toCompletableFuture()
           .thenCompose(
               due -> readJobs(async, shard, due).thenApply(jobs -> new DueRead(due.size(), jobs)))
+          .thenCompose(read -> withCalendars(async, read))
           .thenCombine(adhocRead, Read::new)
           .thenCompose(
               read -> {
@@ -349,6 +374,45 @@ public final class DueFireScanner {
                 }
                 return CompletableFuture.completedFuture(null);
               });
+    }
+
+    /**
+     * {@code read}, once the pass's calendars are known when one of its jobs names any; at once
+     * otherwise (no Redis call).
+     */
+    private CompletableFuture<DueRead> withCalendars(
+        RedisClusterAsyncCommands<String, String> async, DueRead read) {
+      boolean named = false;
+      for (DueJob job : read.jobs) {
+        String names = job.hash.get(JobFields.CALENDARS);
+        if (names != null && !names.isEmpty()) {
+          named = true;
+          break;
+        }
+      }
+      if (!named) {
+        return CompletableFuture.completedFuture(read);
+      }
+      CompletableFuture<CalendarCache.Snapshot> mine = new CompletableFuture<>();
+      if (calendarRead.compareAndSet(null, mine)) {
+        calendars
+            .refresh(async)
+            .whenComplete(
+                (snapshot, error) -> {
+                  if (error != null) {
+                    mine.completeExceptionally(error);
+                  } else {
+                    mine.complete(snapshot);
+                  }
+                });
+      }
+      return calendarRead.get().thenApply(snapshot -> read);
+    }
+
+    /** The pass's calendars; only called for a job naming some, after {@link #withCalendars}. */
+    private Map<String, ExclusionCalendar> passCalendars() {
+      CompletableFuture<CalendarCache.Snapshot> read = calendarRead.get();
+      return read == null ? Map.of() : read.join().calendars();
     }
 
     /**
@@ -441,7 +505,8 @@ public final class DueFireScanner {
 
     private Planned plan(
         int shard, int entriesRead, List<DueJob> jobs, List<ScoredValue<String>> adhocs) {
-      ClaimBatch batch = new ClaimBatch(shard, term, now, config.dedupWindow().toMillis());
+      ClaimBatch batch =
+          new ClaimBatch(shard, term, now, config.dedupWindow().toMillis(), config.eventsMaxLen());
       for (ScoredValue<String> adhoc : adhocs) {
         String triggerId = adhoc.getValue();
         long dueMs = (long) adhoc.getScore();
@@ -475,7 +540,8 @@ public final class DueFireScanner {
           log.warn("term={} jobId={} is disabled but still in the due set; skipped", term, due.id);
           return null;
         }
-        FirePlan plan = fireWindow.plan(job, schedule(job), due.score, now, horizon, forgivenMs);
+        Schedule schedule = schedule(job);
+        FirePlan plan = fireWindow.plan(job, schedule, due.score, now, horizon, forgivenMs);
         if (plan.misfired()) {
           misfired.incrementAndGet();
           misfires.increment();
@@ -486,11 +552,35 @@ public final class DueFireScanner {
             && plan.next().atMs() == due.score) {
           return null;
         }
-        List<Fire> fires = new ArrayList<>(plan.fireTimes().size());
-        for (long fireMs : plan.fireTimes()) {
+        List<Long> fireTimes = plan.fireTimes();
+        List<SkippedFire> skipped = List.of();
+        NextDue next = plan.next();
+        if (!job.calendars().isEmpty() && !fireTimes.isEmpty()) {
+          CalendarSplit split =
+              CalendarSplit.of(
+                  fireTimes, job.calendars(), passCalendars(), Schedules.zone(job.zone()));
+          reportUnknown(job.id(), split.unknown());
+          fireTimes = split.claimed();
+          skipped = split.skipped();
+          if (fireTimes.isEmpty()
+              && next.kind() == NextDue.Kind.PARK
+              && schedule instanceof FixedDelaySchedule delay) {
+            // Its one fire is skipped, so no trigger end re-arms it: the delay runs from the skip.
+            next = NextDue.at(delay.nextFireAfterEnd(skipped.get(skipped.size() - 1).fireMs()));
+          }
+          if (!skipped.isEmpty()) {
+            log.debug(
+                "term={} jobId={} fires {} excluded by calendars; recorded SKIPPED",
+                term,
+                job.id(),
+                skipped);
+          }
+        }
+        List<Fire> fires = new ArrayList<>(fireTimes.size());
+        for (long fireMs : fireTimes) {
           fires.add(new Fire(fireMs, picker.pick(job.id(), fireMs)));
         }
-        return new JobClaim(job.id(), due.score, job.scheduleVersion(), plan.next(), fires);
+        return new JobClaim(job.id(), due.score, job.scheduleVersion(), next, fires, skipped);
       } catch (KairosException | IllegalArgumentException e) {
         errors.incrementAndGet();
         jobErrors.increment();
@@ -547,6 +637,7 @@ public final class DueFireScanner {
       skips.addAndGet(outcome.casSkips());
       dups.addAndGet(outcome.duplicates());
       claimedFires.increment(outcome.claimedFires());
+      skippedFires.increment(outcome.skippedRecorded());
       casSkips.increment(outcome.casSkips());
       duplicates.increment(outcome.duplicates());
       perNode.forEach(notifier::notifyAssigned);
@@ -577,6 +668,22 @@ public final class DueFireScanner {
       }
     }
     return hash;
+  }
+
+  /** Counts a job's reference to calendars that do not exist, logging each name once. */
+  private void reportUnknown(String jobId, Set<String> names) {
+    if (names.isEmpty()) {
+      return;
+    }
+    unknownCalendars.increment(names.size());
+    for (String name : names) {
+      if (unknownCalendarsLogged.size() < 1_000 && unknownCalendarsLogged.add(name)) {
+        log.warn(
+            "jobId={} names calendar {} which does not exist (deleted?); it excludes nothing",
+            jobId,
+            name);
+      }
+    }
   }
 
   private Schedule schedule(JobScheduling job) {

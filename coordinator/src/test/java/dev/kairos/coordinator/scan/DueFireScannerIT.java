@@ -7,6 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kairos.coordinator.assign.ConsistentHashAssigner;
 import dev.kairos.coordinator.assign.LiveNodes;
 import dev.kairos.coordinator.assign.StaticLiveNodes;
+import dev.kairos.core.calendar.CalendarDefinition;
+import dev.kairos.core.calendar.CalendarDefinition.LocalRange;
+import dev.kairos.core.calendar.CalendarStore;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.MisfireStrategy;
 import dev.kairos.core.redis.KairosRedis;
@@ -27,6 +30,9 @@ import dev.kairos.protocol.wheel.WheelEntry;
 import dev.kairos.protocol.wheel.WheelNotifier;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -489,5 +495,81 @@ class DueFireScannerIT {
     assertThat(taken.due())
         .extracting(DueTrigger::triggerId)
         .contains("toggled:" + (T0 + 2_000), "toggled:" + (T0 + 3_000), "toggled:" + (T0 + 4_000));
+  }
+
+  private static String utc(long ms) {
+    return LocalDateTime.ofInstant(Instant.ofEpochMilli(ms), ZoneOffset.UTC).toString();
+  }
+
+  private void putWindow(String name, long fromMs, long toMs) {
+    new CalendarStore(fx.redis, clock)
+        .put(
+            new CalendarDefinition(
+                name,
+                "",
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(new LocalRange(utc(fromMs), utc(toMs))),
+                0,
+                0),
+            java.util.Optional.empty());
+  }
+
+  @Test
+  void firesACalendarExcludesAreRecordedSkippedAndOnlyTheOthersReachAWheel() {
+    putWindow("maint", T0 + 1_000, T0 + 3_000);
+    fx.putJob(everySecond("cal").toBuilder().calendars(List.of("maint")).build(), T0);
+    fx.putJob(everySecond("plain"), T0);
+    ScanReport report = scanner(fx.redis, ScanConfig.defaults(), "n1").scan(1);
+    assertThat(fx.wheel("n1").keySet())
+        .filteredOn(id -> id.startsWith("cal:"))
+        .containsExactlyInAnyOrder(
+            "cal:" + T0, "cal:" + (T0 + 3_000), "cal:" + (T0 + 4_000), "cal:" + (T0 + 5_000));
+    assertThat(fx.trigger("cal:" + (T0 + 1_000))).containsEntry("state", "SKIPPED");
+    assertThat(fx.trigger("cal:" + (T0 + 2_000)))
+        .containsEntry("state", "SKIPPED")
+        .containsEntry("calendar", "maint");
+    assertThat(fx.wheel("n1").keySet()).filteredOn(id -> id.startsWith("plain:")).hasSize(6);
+    assertThat(report.firesClaimed()).isEqualTo(10);
+    assertThat(meters.counter("kairos.claims.skipped").count()).isEqualTo(2);
+    assertThat(fx.dueScore("cal")).isEqualTo((double) (T0 + 6_000));
+  }
+
+  @Test
+  void aCalendarWrittenAfterAPassIsSeenByTheNextAndADeletedOneExcludesNothing() {
+    fx.putJob(everySecond("later").toBuilder().calendars(List.of("window")).build(), T0);
+    DueFireScanner scanner = scanner(fx.redis, ScanConfig.defaults(), "n1");
+    scanner.scan(1); // claims T0..T0+5s; "window" does not exist yet: nothing is excluded
+    assertThat(meters.counter("kairos.scan.calendars.unknown").count()).isEqualTo(1);
+    assertThat(fx.wheel("n1")).hasSize(6);
+    putWindow("window", T0 + 6_000, T0 + 7_000);
+    clock.advance(Duration.ofSeconds(1));
+    scanner.scan(1);
+    assertThat(fx.trigger("later:" + (T0 + 6_000))).containsEntry("state", "SKIPPED");
+    assertThat(fx.wheel("n1")).hasSize(6).doesNotContainKey("later:" + (T0 + 6_000));
+    new CalendarStore(fx.redis, clock).delete("window");
+    fx.redis.sync().del(RedisKeys.trigger(fx.keys.shardOf("later"), "later:" + (T0 + 6_000)));
+    fx.redis.sync().zadd(RedisKeys.due(fx.keys.shardOf("later")), T0 + 6_000, "later");
+    scanner.scan(1);
+    assertThat(fx.wheel("n1")).containsKey("later:" + (T0 + 6_000));
+  }
+
+  @Test
+  void aFixedDelayJobWhoseFireIsSkippedMovesOnByItsDelayInsteadOfParking() {
+    putWindow("pause", T0, T0 + 1);
+    fx.putJob(
+        JobDefinition.builder("delay")
+            .app("app")
+            .handler("h")
+            .fixedDelay(2_000)
+            .createdMs(T0)
+            .scheduleVersion(1)
+            .calendars(List.of("pause"))
+            .build(),
+        T0);
+    scanner(fx.redis, ScanConfig.defaults(), "n1").scan(1);
+    assertThat(fx.trigger("delay:" + T0)).containsEntry("state", "SKIPPED");
+    assertThat(fx.dueScore("delay")).isEqualTo((double) (T0 + 2_000));
   }
 }

@@ -42,6 +42,8 @@ import java.util.Optional;
  *     most {@link #MAX_ALARM_EMAILS})
  * @param alarmWebhooks http/https URLs that get this job's alarms as JSON, on top of the configured
  *     webhooks (at most {@link #MAX_ALARM_WEBHOOKS})
+ * @param calendars names of calendars ({@code dev.kairos.core.calendar}) whose excluded times the
+ *     job's scheduled fires skip (recorded SKIPPED); at most {@link #MAX_CALENDARS}, no duplicates
  * @param latenessObjective the start-lateness objective the cluster tracks and alarms on, if any
  */
 public record JobDefinition(
@@ -70,7 +72,11 @@ public record JobDefinition(
     String owner,
     List<String> alarmEmails,
     List<String> alarmWebhooks,
+    List<String> calendars,
     Optional<LatenessObjective> latenessObjective) {
+
+  /** Bound of {@link #calendars()}. */
+  public static final int MAX_CALENDARS = 10;
 
   public static final int MAX_DESCRIPTION_LENGTH = 1000;
   public static final int MAX_OWNER_LENGTH = 200;
@@ -119,6 +125,7 @@ public record JobDefinition(
     Objects.requireNonNull(owner, "owner");
     alarmEmails = List.copyOf(Objects.requireNonNull(alarmEmails, "alarmEmails"));
     alarmWebhooks = List.copyOf(Objects.requireNonNull(alarmWebhooks, "alarmWebhooks"));
+    calendars = List.copyOf(Objects.requireNonNull(calendars, "calendars"));
     Objects.requireNonNull(latenessObjective, "latenessObjective");
   }
 
@@ -177,6 +184,7 @@ public record JobDefinition(
         .owner(owner)
         .alarmEmails(alarmEmails)
         .alarmWebhooks(alarmWebhooks)
+        .calendars(calendars)
         .latenessObjective(latenessObjective);
   }
 
@@ -207,6 +215,7 @@ public record JobDefinition(
     private String owner = "";
     private List<String> alarmEmails = List.of();
     private List<String> alarmWebhooks = List.of();
+    private List<String> calendars = List.of();
     private Optional<LatenessObjective> latenessObjective = Optional.empty();
 
     private Builder(String id) {
@@ -347,6 +356,11 @@ public record JobDefinition(
       return this;
     }
 
+    public Builder calendars(List<String> calendars) {
+      this.calendars = calendars;
+      return this;
+    }
+
     public Builder latenessObjective(Optional<LatenessObjective> latenessObjective) {
       this.latenessObjective = latenessObjective;
       return this;
@@ -383,6 +397,7 @@ public record JobDefinition(
           owner,
           alarmEmails,
           alarmWebhooks,
+          calendars,
           latenessObjective);
     }
   }

@@ -17,8 +17,9 @@ import java.util.Optional;
  * likewise absent in older hashes and read as {@link CronDialect#DEFAULT}; description and owner
  * absent in older hashes read as "", and the alarm recipients (newline-separated: URLs and
  * addresses that pass validation contain no whitespace, while a URL may contain a comma) as none.
- * The runtime fields {@code nextFireMs} and {@code lastFireMs} belong to the store and scanner and
- * are not part of the definition.
+ * Calendar names are comma-separated like child job ids (the same charset), absent in older hashes
+ * and read as none. The runtime fields {@code nextFireMs} and {@code lastFireMs} belong to the
+ * store and scanner and are not part of the definition.
  */
 public final class JobHash {
 
@@ -51,6 +52,7 @@ public final class JobHash {
     hash.put(JobFields.OWNER, job.owner());
     hash.put(JobFields.ALARM_EMAILS, encodeLines(job.alarmEmails()));
     hash.put(JobFields.ALARM_WEBHOOKS, encodeLines(job.alarmWebhooks()));
+    hash.put(JobFields.CALENDARS, encodeChildren(job.calendars()));
     hash.put(JobFields.LATENESS_OBJECTIVE, LatenessObjective.encode(job.latenessObjective()));
     return hash;
   }
@@ -94,6 +96,7 @@ public final class JobHash {
         hash.getOrDefault(JobFields.OWNER, ""),
         decodeLines(hash.get(JobFields.ALARM_EMAILS)),
         decodeLines(hash.get(JobFields.ALARM_WEBHOOKS)),
+        decodeChildren(hash.get(JobFields.CALENDARS)),
         r.objective());
   }
 
@@ -120,7 +123,8 @@ public final class JobHash {
         r.number(JobFields.MISFIRE_THRESHOLD_MS),
         r.bool(JobFields.ENABLED),
         r.number(JobFields.SCHEDULE_VERSION),
-        r.number(JobFields.CREATED_MS));
+        r.number(JobFields.CREATED_MS),
+        decodeChildren(hash.get(JobFields.CALENDARS)));
   }
 
   /** The hash form of the alarm recipient lists: newline-separated, "" for none. */

@@ -12,7 +12,8 @@ import java.util.Map;
  * whether it is enabled and the schedule version its claims are fenced by. The scan reads only
  * these fields ({@link #FIELDS}) of each due job instead of the whole hash, because it reads one
  * job per fire and the rest of the hash (handler, params, routing, alarms, ...) is dispatch's
- * business, read by {@code take_due.lua} at fire time.
+ * business, read by {@code take_due.lua} at fire time. {@link #calendars()} rides in the same read,
+ * so a job without calendars costs nothing more.
  */
 public record JobScheduling(
     String id,
@@ -24,7 +25,12 @@ public record JobScheduling(
     long misfireThresholdMs,
     boolean enabled,
     long scheduleVersion,
-    long createdMs) {
+    long createdMs,
+    List<String> calendars) {
+
+  public JobScheduling {
+    calendars = calendars == null ? List.of() : List.copyOf(calendars);
+  }
 
   /** The hash fields read, in the order {@link #fromValues} expects them. */
   public static final List<String> FIELDS =
@@ -38,7 +44,8 @@ public record JobScheduling(
           JobFields.MISFIRE_THRESHOLD_MS,
           JobFields.ENABLED,
           JobFields.SCHEDULE_VERSION,
-          JobFields.CREATED_MS);
+          JobFields.CREATED_MS,
+          JobFields.CALENDARS);
 
   /** The parsed schedule; callers cache it per {@link #scheduleVersion()}. */
   public Schedule schedule() {

@@ -16,7 +16,13 @@ public enum TriggerState {
   DISCARDED(3, true),
   EXPIRED(3, true),
   NO_EXECUTOR(3, true),
-  DROPPED_STALE(3, true);
+  DROPPED_STALE(3, true),
+
+  /**
+   * A scheduled fire one of its job's calendars excludes: recorded by the claim instead of being
+   * run. Nothing follows it (no retry, child trigger, alarm or FIXED_DELAY re-arm).
+   */
+  SKIPPED(3, true);
 
   private final int rank;
   private final boolean terminal;

@@ -41,6 +41,12 @@ public final class JobFields {
   public static final String ALARM_WEBHOOKS = "alarmWebhooks";
 
   /**
+   * Comma-separated names of the calendars whose excluded times this job's fires skip; absent in
+   * older hashes, read as none.
+   */
+  public static final String CALENDARS = "calendars";
+
+  /**
    * The start-lateness objective, {@code percentile:thresholdMs:windowMs} ({@code
    * LatenessObjective}); absent or "" for none.
    */

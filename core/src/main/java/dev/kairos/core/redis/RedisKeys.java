@@ -280,6 +280,22 @@ public final class RedisKeys {
     return PREFIX + "{audit}:log";
   }
 
+  /**
+   * HASH: the calendars of the cluster, field = calendar name, value = its JSON ({@code
+   * CalendarDefinition}). Cluster-wide, under its own hash tag with {@link #calendarsVersion()}.
+   */
+  public static String calendars() {
+    return PREFIX + "{cal}:defs";
+  }
+
+  /**
+   * STRING: a counter bumped by every calendar write or delete ({@code put_calendar.lua}, {@code
+   * delete_calendar.lua}); the leader's scan reloads its calendars when it moves.
+   */
+  public static String calendarsVersion() {
+    return PREFIX + "{cal}:version";
+  }
+
   /** HASH: executor slot leases of one app, all under the app's own hash tag. */
   public static String slots(String app) {
     return PREFIX + "{app:" + app + "}:slots";

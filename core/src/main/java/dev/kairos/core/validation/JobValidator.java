@@ -41,6 +41,8 @@ import java.util.regex.Pattern;
  *       local@domain.tld} (no display names, no whitespace), no duplicates; alarmWebhooks: at most
  *       {@link JobDefinition#MAX_ALARM_WEBHOOKS} absolute http or https URLs with a host, at most
  *       {@link #MAX_URL_LENGTH} characters, no duplicates
+ *   <li>calendars: at most {@link JobDefinition#MAX_CALENDARS} valid calendar names (the job id
+ *       charset), no duplicates (whether they exist needs the stored calendars: the API checks it)
  *   <li>misfireThresholdMs ≥ {@link JobDefinition#MIN_MISFIRE_THRESHOLD_MS}, the pre-read window: a
  *       smaller threshold would call the scanner's own look-ahead a misfire
  *   <li>latenessObjective: only on a scheduled job; percentile in (0, 100), thresholdMs 1 ms to 7
@@ -197,10 +199,34 @@ public final class JobValidator {
         .ifPresent(p -> problems.add(new ValidationProblem(JobFields.ALARM_EMAILS, p)));
     webhookProblem(job.alarmWebhooks())
         .ifPresent(p -> problems.add(new ValidationProblem(JobFields.ALARM_WEBHOOKS, p)));
+    calendarProblem(job.calendars())
+        .ifPresent(p -> problems.add(new ValidationProblem(JobFields.CALENDARS, p)));
     job.latenessObjective()
         .flatMap(o -> objectiveProblem(o, job.scheduleType()))
         .ifPresent(p -> problems.add(new ValidationProblem(JobFields.LATENESS_OBJECTIVE, p)));
     return List.copyOf(problems);
+  }
+
+  private static Optional<String> calendarProblem(List<String> calendars) {
+    if (calendars.size() > JobDefinition.MAX_CALENDARS) {
+      return Optional.of(
+          "has "
+              + calendars.size()
+              + " names; at most "
+              + JobDefinition.MAX_CALENDARS
+              + " are allowed");
+    }
+    Set<String> seen = new HashSet<>();
+    for (String name : calendars) {
+      if (!JobId.isValid(name)) {
+        return Optional.of(
+            "'" + abbreviate(String.valueOf(name)) + "' is not a valid calendar name");
+      }
+      if (!seen.add(name)) {
+        return Optional.of("calendar '" + name + "' is listed twice");
+      }
+    }
+    return Optional.empty();
   }
 
   /** Whether {@code address} is an alarm email address this validator accepts. */

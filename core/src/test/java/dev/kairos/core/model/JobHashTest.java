@@ -35,6 +35,7 @@ class JobHashTest {
         .owner("billing-team")
         .alarmEmails(java.util.List.of("owner@example.com", "team@example.org"))
         .alarmWebhooks(java.util.List.of("https://hooks.example.com/a?tags=x,y", "http://h/b"))
+        .calendars(java.util.List.of("holidays", "weekends"))
         .build();
   }
 

@@ -35,7 +35,8 @@ class JobSchedulingTest {
                 job.misfireThresholdMs(),
                 job.enabled(),
                 job.scheduleVersion(),
-                job.createdMs()));
+                job.createdMs(),
+                job.calendars()));
     long after = 1_700_000_000_000L;
     assertThat(scheduling.schedule().nextFireAfter(after))
         .isEqualTo(job.schedule().nextFireAfter(after));

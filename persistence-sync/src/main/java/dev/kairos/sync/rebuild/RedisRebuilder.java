@@ -68,7 +68,7 @@ public final class RedisRebuilder {
                  AND (t.trigger_id = t.job_id || ':' || t.fire_ms
                       OR t.trigger_id LIKE t.job_id || ':' || t.fire_ms || '#%'))) AS last_fire_ms,
           child_job_ids, cron_dialect, description, owner, alarm_emails, alarm_webhooks,
-          lateness_objective
+          calendars, lateness_objective
       FROM kairos_job j WHERE shard = ? AND NOT deleted AND COALESCE(created_ms, 0) < ?
       ORDER BY job_id
       """;
@@ -345,6 +345,7 @@ public final class RedisRebuilder {
           put(hash, JobFields.OWNER, rs.getString("owner"));
           put(hash, JobFields.ALARM_EMAILS, rs.getString("alarm_emails"));
           put(hash, JobFields.ALARM_WEBHOOKS, rs.getString("alarm_webhooks"));
+          put(hash, JobFields.CALENDARS, rs.getString("calendars"));
           put(hash, JobFields.LATENESS_OBJECTIVE, rs.getString("lateness_objective"));
           Long lastFire = rs.getObject("last_fire_ms", Long.class);
           if (lastFire != null) {

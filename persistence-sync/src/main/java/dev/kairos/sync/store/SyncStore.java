@@ -40,8 +40,8 @@ public final class SyncStore {
           params, routing, block, timeout_ms, retry_count, retry_backoff, misfire,
           misfire_threshold_ms, enabled, schedule_version, version, next_fire_ms, last_fire_ms,
           created_ms, updated_ms, child_job_ids, cron_dialect, description, owner, alarm_emails,
-          alarm_webhooks, lateness_objective, deleted, deleted_ms)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+          alarm_webhooks, calendars, lateness_objective, deleted, deleted_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
           ?, FALSE, NULL)
       ON CONFLICT (job_id) DO UPDATE SET
           shard = EXCLUDED.shard, app = EXCLUDED.app, handler = EXCLUDED.handler,
@@ -58,6 +58,7 @@ public final class SyncStore {
           child_job_ids = EXCLUDED.child_job_ids, cron_dialect = EXCLUDED.cron_dialect,
           description = EXCLUDED.description, owner = EXCLUDED.owner,
           alarm_emails = EXCLUDED.alarm_emails, alarm_webhooks = EXCLUDED.alarm_webhooks,
+          calendars = EXCLUDED.calendars,
           lateness_objective = EXCLUDED.lateness_objective,
           deleted = FALSE, deleted_ms = NULL, synced_at = now()
       WHERE (NOT j.deleted AND (EXCLUDED.created_ms > j.created_ms
@@ -284,6 +285,7 @@ public final class SyncStore {
     setText(ps, i++, h.get(JobFields.OWNER));
     setText(ps, i++, h.get(JobFields.ALARM_EMAILS));
     setText(ps, i++, h.get(JobFields.ALARM_WEBHOOKS));
+    setText(ps, i++, h.get(JobFields.CALENDARS));
     setText(ps, i++, h.get(JobFields.LATENESS_OBJECTIVE));
     ps.addBatch();
   }

@@ -1,5 +1,6 @@
 package dev.kairos.protocol.claim;
 
+import dev.kairos.core.calendar.SkippedFire;
 import dev.kairos.core.redis.LuaScript;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.schedule.NextDue;
@@ -30,11 +31,21 @@ public final class ClaimBatch {
   private final long term;
   private final long nowMs;
   private final long dedupWindowMs;
+  private final long eventsMaxLen;
   private final List<JobClaim> jobs = new ArrayList<>();
   private final List<AdhocClaim> adhocs = new ArrayList<>();
   private int fires;
+  private int skipped;
 
   public ClaimBatch(int shard, long term, long nowMs, long dedupWindowMs) {
+    this(shard, term, nowMs, dedupWindowMs, RedisKeys.DEFAULT_EVENTS_MAX_LEN);
+  }
+
+  /**
+   * @param eventsMaxLen approximate bound of the shard's events stream, which gets the
+   *     TRIGGER_ENDED event of every fire recorded SKIPPED
+   */
+  public ClaimBatch(int shard, long term, long nowMs, long dedupWindowMs, long eventsMaxLen) {
     if (term < 1) {
       throw new IllegalArgumentException("term must be >= 1 but was " + term);
     }
@@ -42,11 +53,13 @@ public final class ClaimBatch {
     this.term = term;
     this.nowMs = nowMs;
     this.dedupWindowMs = dedupWindowMs;
+    this.eventsMaxLen = eventsMaxLen;
   }
 
   public ClaimBatch add(JobClaim claim) {
     jobs.add(claim);
     fires += claim.fires().size();
+    skipped += claim.skipped().size();
     return this;
   }
 
@@ -80,7 +93,21 @@ public final class ClaimBatch {
     return fires;
   }
 
+  /** Fires across all jobs of the batch that a calendar excludes (recorded SKIPPED). */
+  public int skippedCount() {
+    return skipped;
+  }
+
   String[] keys() {
+    if (skipped > 0) {
+      return new String[] {
+        RedisKeys.fence(shard),
+        RedisKeys.due(shard),
+        RedisKeys.nodes(shard),
+        RedisKeys.adhoc(shard),
+        RedisKeys.events(shard)
+      };
+    }
     return new String[] {
       RedisKeys.fence(shard), RedisKeys.due(shard), RedisKeys.nodes(shard), RedisKeys.adhoc(shard)
     };
@@ -116,6 +143,18 @@ public final class ClaimBatch {
       args.add(adhoc.triggerId());
       args.add(adhoc.node());
     }
+    // Only a batch with calendar skips carries the section: jobs without calendars cost nothing.
+    if (skipped > 0) {
+      args.add(Integer.toString(skipped));
+      args.add(Long.toString(eventsMaxLen));
+      for (int j = 0; j < jobs.size(); j++) {
+        for (SkippedFire skip : jobs.get(j).skipped()) {
+          args.add(Integer.toString(j + 1));
+          args.add(Long.toString(skip.fireMs()));
+          args.add(skip.calendar());
+        }
+      }
+    }
     return args.toArray(String[]::new);
   }
 
@@ -142,14 +181,24 @@ public final class ClaimBatch {
     }
     List<Integer> perJob = new ArrayList<>(jobs.size());
     List<Boolean> perAdhoc = new ArrayList<>(adhocs.size());
+    int skippedRecorded = 0;
     for (int i = 3; i < reply.size(); i++) {
       if (perJob.size() < jobs.size()) {
         perJob.add(((Long) reply.get(i)).intValue());
-      } else {
+      } else if (perAdhoc.size() < adhocs.size()) {
         perAdhoc.add((Long) reply.get(i) == 1L);
+      } else {
+        skippedRecorded = ((Long) reply.get(i)).intValue();
       }
     }
     return new ClaimOutcome(
-        shard, term, true, fence, ((Long) reply.get(2)).intValue(), perJob, perAdhoc);
+        shard,
+        term,
+        true,
+        fence,
+        ((Long) reply.get(2)).intValue(),
+        perJob,
+        perAdhoc,
+        skippedRecorded);
   }
 }

@@ -11,6 +11,8 @@ import java.util.List;
  * @param perJob per job of the batch, in order: fires claimed, or {@link #CAS_SKIPPED}
  * @param perAdhoc per ad-hoc trigger of the batch, in order: whether this call claimed it (false:
  *     another scanner did, or its request was gone)
+ * @param skippedRecorded fires recorded SKIPPED because a calendar excludes them (not those whose
+ *     job the CAS skipped, nor those already recorded)
  */
 public record ClaimOutcome(
     int shard,
@@ -19,10 +21,22 @@ public record ClaimOutcome(
     long fence,
     int duplicates,
     List<Integer> perJob,
-    List<Boolean> perAdhoc) {
+    List<Boolean> perAdhoc,
+    int skippedRecorded) {
 
   /** The job's due score or schedule version had changed: nothing of it was written. */
   public static final int CAS_SKIPPED = -1;
+
+  public ClaimOutcome(
+      int shard,
+      long term,
+      boolean accepted,
+      long fence,
+      int duplicates,
+      List<Integer> perJob,
+      List<Boolean> perAdhoc) {
+    this(shard, term, accepted, fence, duplicates, perJob, perAdhoc, 0);
+  }
 
   public ClaimOutcome {
     perJob = List.copyOf(perJob);

@@ -3,6 +3,7 @@ package dev.kairos.protocol.claim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kairos.core.calendar.SkippedFire;
 import dev.kairos.core.schedule.NextDue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,30 @@ class ClaimBatchTest {
     assertThat(accepted.skipped(1)).isTrue();
     assertThat(accepted.perAdhoc()).containsExactly(true, false);
     assertThat(accepted.claimedAdhoc()).isEqualTo(1);
+  }
+
+  @Test
+  void calendarSkipsFollowTheAdhocSectionOnlyWhenThereAreAny() {
+    ClaimBatch batch =
+        new ClaimBatch(7, 3, 1_000, 600_000, 5_000)
+            .add(new JobClaim("a", 900, 4, NextDue.at(3_000), List.of(new Fire(900, "n1"))))
+            .add(
+                new JobClaim(
+                    "b",
+                    950,
+                    1,
+                    NextDue.at(4_000),
+                    List.of(),
+                    List.of(new SkippedFire(950, "weekends"), new SkippedFire(2_950, "xmas"))));
+    assertThat(batch.skippedCount()).isEqualTo(2);
+    assertThat(batch.keys()).hasSize(5).endsWith("kairos:{7}:events");
+    assertThat(batch.args())
+        .endsWith(
+            "0", "kairos:{7}:adhocreq:", "2", "5000", "2", "950", "weekends", "2", "2950", "xmas");
+    ClaimOutcome outcome = batch.parse(List.of(1L, 3L, 0L, 1L, 0L, 2L));
+    assertThat(outcome.perJob()).containsExactly(1, 0);
+    assertThat(outcome.skippedRecorded()).isEqualTo(2);
+    assertThat(new ClaimBatch(7, 3, 1_000, 600_000).add(batch.jobs().get(0)).keys()).hasSize(4);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.kairos.protocol.claim;
 import static dev.kairos.protocol.ClusterFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kairos.core.calendar.SkippedFire;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.schedule.NextDue;
@@ -53,6 +54,67 @@ class ClaimFiresScriptIT {
         new ClaimBatch(shard, term, T0, 600_000)
             .add(new JobClaim("j", expectedScore, version, NextDue.at(T0 + 5_000), list));
     return batch.send(fx.redis.async()).toCompletableFuture().join();
+  }
+
+  private ClaimOutcome claimSkipping(long expectedScore, List<Long> fires, List<Long> skipped) {
+    ClaimBatch batch =
+        new ClaimBatch(shard, 1, T0, 600_000, 1_000)
+            .add(
+                new JobClaim(
+                    "j",
+                    expectedScore,
+                    3,
+                    NextDue.at(T0 + 5_000),
+                    fires.stream().map(ms -> new Fire(ms, "n1")).toList(),
+                    skipped.stream().map(ms -> new SkippedFire(ms, "holidays")).toList()));
+    return batch.send(fx.redis.async()).toCompletableFuture().join();
+  }
+
+  @Test
+  void firesACalendarExcludesAreRecordedSkippedWithTheirEndEventAndNeverReachAWheel() {
+    ClaimOutcome outcome =
+        claimSkipping(T0, List.of(T0, T0 + 3_000), List.of(T0 + 1_000, T0 + 2_000));
+    assertThat(outcome.perJob()).containsExactly(2);
+    assertThat(outcome.skippedRecorded()).isEqualTo(2);
+    assertThat(fx.wheel("n1")).containsOnlyKeys("j:" + T0, "j:" + (T0 + 3_000));
+    assertThat(fx.trigger("j:" + (T0 + 1_000)))
+        .containsEntry("state", "SKIPPED")
+        .containsEntry("calendar", "holidays")
+        .containsEntry("scheduleVersion", "3")
+        .containsEntry("endedMs", Long.toString(T0))
+        .containsKey("message");
+    assertThat(fx.redis.sync().pttl(RedisKeys.trigger(shard, "j:" + (T0 + 1_000)))).isPositive();
+    assertThat(fx.redis.sync().zrange(RedisKeys.jobTriggers(shard, "j"), 0, -1))
+        .containsExactly("j:" + T0, "j:" + (T0 + 1_000), "j:" + (T0 + 2_000), "j:" + (T0 + 3_000));
+    assertThat(fx.events(shard))
+        .hasSize(2)
+        .allSatisfy(
+            e ->
+                assertThat(e)
+                    .containsEntry("type", "TRIGGER_ENDED")
+                    .containsEntry("state", "SKIPPED")
+                    .containsEntry("jobId", "j")
+                    .containsKey("ms"));
+    assertThat(fx.dueScore("j")).isEqualTo((double) (T0 + 5_000));
+  }
+
+  @Test
+  void aSkipIsRecordedOnceAndNotOverAnExistingRecord() {
+    claimSkipping(T0, List.of(T0), List.of());
+    fx.redis.sync().zadd(RedisKeys.due(shard), T0, "j");
+    ClaimOutcome again = claimSkipping(T0, List.of(), List.of(T0, T0 + 1_000));
+    assertThat(again.skippedRecorded()).isEqualTo(1);
+    assertThat(fx.trigger("j:" + T0)).containsEntry("state", "CLAIMED");
+    assertThat(fx.trigger("j:" + (T0 + 1_000))).containsEntry("state", "SKIPPED");
+  }
+
+  @Test
+  void noSkipIsRecordedForAJobTheCasSkipped() {
+    ClaimOutcome outcome = claimSkipping(T0 - 1_000, List.of(), List.of(T0));
+    assertThat(outcome.perJob()).containsExactly(ClaimOutcome.CAS_SKIPPED);
+    assertThat(outcome.skippedRecorded()).isZero();
+    assertThat(fx.trigger("j:" + T0)).isEmpty();
+    assertThat(fx.events(shard)).isEmpty();
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.kairos.node.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kairos.coordinator.cluster.ZkLayout;
+import dev.kairos.core.calendar.CalendarStore;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.AppSettingsStore;
@@ -11,6 +12,7 @@ import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.api.audit.AuditTrail;
 import dev.kairos.node.api.batch.JobImporter;
+import dev.kairos.node.api.calendar.CalendarReferences;
 import dev.kairos.node.api.cluster.ClusterReader;
 import dev.kairos.node.api.executor.LiveSlots;
 import dev.kairos.node.api.history.HistoryAccess;
@@ -72,6 +74,16 @@ class ApiConfiguration {
   }
 
   @Bean
+  CalendarStore apiCalendarStore(KairosRedis redis, ClusterClock clock) {
+    return new CalendarStore(redis, clock);
+  }
+
+  @Bean
+  CalendarReferences apiCalendarReferences(CalendarStore store) {
+    return new CalendarReferences(store);
+  }
+
+  @Bean
   LiveSlots apiLiveSlots(KairosRedis redis) {
     return new LiveSlots(redis);
   }
@@ -82,8 +94,9 @@ class ApiConfiguration {
   }
 
   @Bean
-  JobImporter apiJobImporter(JobStore store, ExecutorWarnings warnings, AuditTrail audit) {
-    return new JobImporter(store, warnings, audit);
+  JobImporter apiJobImporter(
+      JobStore store, ExecutorWarnings warnings, AuditTrail audit, CalendarReferences calendars) {
+    return new JobImporter(store, warnings, audit, calendars);
   }
 
   /** History from PostgreSQL where persistence-sync is wired, else Redis only. */

@@ -142,6 +142,44 @@ class ConsoleJobFeaturesIT {
   }
 
   @Test
+  void theFormStoresCalendarsAndThePreviewAndJobPageMarkTheSkippedFires() {
+    String calendar = "console-mornings-" + RUN;
+    ApiTestNode.Response written =
+        node.call(
+            "PUT",
+            "/api/v1/calendars/" + calendar,
+            ApiTestNode.json(Map.of("dailyRanges", List.of("08:30-09:30"))),
+            ADMIN,
+            Map.of());
+    assertThat(written.status()).as(written.toString()).isEqualTo(200);
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    String newForm = admin.get("/console/jobs/new").html();
+    assertThat(newForm).contains("name=\"calendars\"");
+    Map<String, String> schedule = new LinkedHashMap<>();
+    schedule.put("scheduleType", "CRON");
+    schedule.put("schedule", "0 0 9 * * *");
+    schedule.put("zone", "UTC");
+    schedule.put("calendars", calendar);
+    String preview = admin.post("/console/jobs/preview", schedule).html();
+    assertThat(preview).contains("skipped: calendar " + calendar);
+
+    String id = "console-calendars-" + RUN;
+    Map<String, String> form = form(id);
+    form.put("schedule", "0 0 9 * * *");
+    form.put("calendars", " " + calendar + " ");
+    ConsoleSession.Page created = admin.post("/console/jobs", form);
+    assertThat(created.status()).as(created.html()).isEqualTo(302);
+    assertThat(node.get("/api/v1/jobs/" + id, VIEWER).json().path("calendars").toString())
+        .isEqualTo("[\"" + calendar + "\"]");
+    String page = ConsoleSession.signIn(node, VIEWER).get("/console/jobs/" + id).html();
+    assertThat(page)
+        .contains("id=\"job-calendars\">" + calendar + "<")
+        .contains("skipped: calendar " + calendar);
+    assertThat(admin.get("/console/jobs/" + id + "/edit").html())
+        .contains("value=\"" + calendar + "\"");
+  }
+
+  @Test
   void theJobListPagesByCursorWithNextPreviousAndFirst() {
     String app = "console-pages-" + RUN;
     List<String> ids = new ArrayList<>();

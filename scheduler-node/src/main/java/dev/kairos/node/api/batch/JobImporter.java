@@ -10,6 +10,7 @@ import dev.kairos.core.store.JobVersionConflictException;
 import dev.kairos.core.validation.JobValidator;
 import dev.kairos.core.validation.ValidationProblem;
 import dev.kairos.node.api.audit.AuditTrail;
+import dev.kairos.node.api.calendar.CalendarReferences;
 import dev.kairos.node.api.job.ExecutorWarnings;
 import dev.kairos.node.api.job.JobRequest;
 import dev.kairos.node.api.problem.ApiProblemException;
@@ -38,9 +39,12 @@ public final class JobImporter {
   private final ExecutorWarnings warnings;
   private final AuditTrail audit;
   private final JobValidator validator = new JobValidator();
+  private final CalendarReferences calendars;
 
-  public JobImporter(JobStore store, ExecutorWarnings warnings, AuditTrail audit) {
+  public JobImporter(
+      JobStore store, ExecutorWarnings warnings, AuditTrail audit, CalendarReferences calendars) {
     this.store = store;
+    this.calendars = calendars;
     this.warnings = warnings;
     this.audit = audit;
   }
@@ -92,6 +96,7 @@ public final class JobImporter {
       for (ValidationProblem p : validator.validate(job)) {
         errors.add(new FieldError(prefix + p.field(), p.message()));
       }
+      errors.addAll(calendars.unknown(job, prefix));
       if (request.id() != null && !seen.add(request.id())) {
         errors.add(new FieldError(prefix + "id", "'" + request.id() + "' appears twice"));
       }

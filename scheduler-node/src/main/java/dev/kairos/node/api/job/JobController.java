@@ -1,6 +1,7 @@
 package dev.kairos.node.api.job;
 
 import dev.kairos.audit.AuditAction;
+import dev.kairos.core.calendar.ExclusionCalendar;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.JobId;
 import dev.kairos.core.model.ScheduleType;
@@ -15,8 +16,10 @@ import dev.kairos.core.store.JobAlreadyExistsException;
 import dev.kairos.core.store.JobNotFoundException;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
+import dev.kairos.core.validation.JobValidator;
 import dev.kairos.node.api.ApiProperties;
 import dev.kairos.node.api.audit.AuditTrail;
+import dev.kairos.node.api.calendar.CalendarReferences;
 import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.FieldError;
 import dev.kairos.node.api.problem.ProblemType;
@@ -72,6 +75,7 @@ class JobController {
   private final ApiProperties limits;
   private final AppSettingsStore apps;
   private final AuditTrail audit;
+  private final CalendarReferences calendars;
 
   JobController(
       JobStore store,
@@ -81,8 +85,10 @@ class JobController {
       ExecutorWarnings warnings,
       ClusterClock clock,
       ApiProperties limits,
-      AuditTrail audit) {
+      AuditTrail audit,
+      CalendarReferences calendars) {
     this.store = store;
+    this.calendars = calendars;
     this.audit = audit;
     this.apps = apps;
     this.adhoc = adhoc;
@@ -101,6 +107,7 @@ class JobController {
       // Created without a routing: its app's default (PUT /api/v1/apps/{app}), else the global.
       job = job.toBuilder().routing(apps.defaultRoutingOf(job.app())).build();
     }
+    calendars.check(job);
     JobDefinition stored = store.create(job);
     audit.job(AuditAction.JOB_CREATED, null, stored, "");
     return ResponseEntity.created(URI.create(JOBS + "/" + stored.id()))
@@ -196,6 +203,7 @@ class JobController {
     Callers.requireWriteNew(wanted.app(), "app");
     // The definition the update replaces, for the audit entry: the update applies only at the
     // expected version, so a conflict refuses it and nothing is recorded.
+    calendars.check(wanted);
     JobDefinition stored = store.update(wanted, expected);
     audit.job(AuditAction.JOB_UPDATED, before, stored, "");
     return ResponseEntity.ok().eTag(Versions.etag(stored.version())).body(written(stored));
@@ -319,7 +327,13 @@ class JobController {
       @PathVariable String id, @RequestParam(required = false) Integer count) {
     int n = previewCount(count);
     JobDefinition job = find(id);
-    return FirePreview.of(job.schedule(), job.zoneId(), clock.nowMs(), n);
+    return FirePreview.of(
+        job.schedule(),
+        job.zoneId(),
+        clock.nowMs(),
+        n,
+        job.calendars(),
+        calendars.compiled(job.calendars()));
   }
 
   /** The next fire times of a schedule that is not saved yet: check a cron before saving it. */
@@ -353,6 +367,19 @@ class JobController {
         problems.add(new FieldError(JobFields.SCHEDULE, e.getMessage()));
       }
     }
+    List<String> names = request.calendars() == null ? List.of() : request.calendars();
+    Map<String, ExclusionCalendar> found = Map.of();
+    if (!names.isEmpty()) {
+      JobDefinition probe = JobDefinition.builder("preview").calendars(names).build();
+      new JobValidator()
+          .validate(probe).stream()
+              .filter(p -> p.field().equals(JobFields.CALENDARS))
+              .forEach(p -> problems.add(new FieldError(p.field(), p.message())));
+      if (problems.stream().noneMatch(p -> p.field().equals(JobFields.CALENDARS))) {
+        problems.addAll(calendars.unknown(probe, ""));
+        found = calendars.compiled(names);
+      }
+    }
     if (!problems.isEmpty()) {
       throw new ApiProblemException(
           ProblemType.VALIDATION_FAILED,
@@ -365,7 +392,7 @@ class JobController {
       return new FirePreview.Result(
           from, zone.getId(), null, List.of(), "an API job fires only when triggered");
     }
-    return FirePreview.of(schedule, zone, from, n);
+    return FirePreview.of(schedule, zone, from, n, names, found);
   }
 
   private int previewCount(Integer count) {

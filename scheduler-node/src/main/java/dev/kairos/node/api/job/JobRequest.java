@@ -25,6 +25,8 @@ import java.util.List;
  * @param alarmEmails addresses that get this job's alarms besides the configured ones (at most 20)
  * @param alarmWebhooks http/https URLs that get this job's alarms besides the configured ones (at
  *     most 10)
+ * @param calendars names of calendars whose excluded times this job's fires skip (at most 10, each
+ *     must exist)
  * @param latenessObjective the start-lateness objective the cluster tracks (absent: none)
  * @param version only for a full update without {@code If-Match}: the version it applies to
  */
@@ -51,6 +53,7 @@ public record JobRequest(
     String owner,
     List<String> alarmEmails,
     List<String> alarmWebhooks,
+    List<String> calendars,
     LatenessObjectiveBody latenessObjective,
     Long version)
     implements StrictJson {
@@ -141,6 +144,9 @@ public record JobRequest(
     if (alarmWebhooks != null) {
       b.alarmWebhooks(alarmWebhooks.stream().map(u -> orEmpty(u).strip()).toList());
     }
+    if (calendars != null) {
+      b.calendars(calendars.stream().map(c -> orEmpty(c).strip()).toList());
+    }
     if (latenessObjective != null) {
       b.latenessObjective(latenessObjective.toObjective());
     }
@@ -171,6 +177,7 @@ public record JobRequest(
         job.owner(),
         job.alarmEmails(),
         job.alarmWebhooks(),
+        job.calendars(),
         job.latenessObjective().map(LatenessObjectiveBody::of).orElse(null),
         null);
   }

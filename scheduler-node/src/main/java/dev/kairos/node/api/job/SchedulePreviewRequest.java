@@ -3,6 +3,7 @@ package dev.kairos.node.api.job;
 import dev.kairos.core.model.ScheduleType;
 import dev.kairos.core.schedule.CronDialect;
 import dev.kairos.node.api.web.StrictJson;
+import java.util.List;
 
 /**
  * A schedule to preview before it is saved.
@@ -11,6 +12,7 @@ import dev.kairos.node.api.web.StrictJson;
  * @param cronDialect how a cron is read; default KAIROS
  * @param count how many fire times; default 10, at most {@code kairos.api.max-preview-count}
  * @param fromMs the instant the schedule is set (a fixed rate's anchor); default now
+ * @param calendars names of calendars whose excluded fires the preview marks (each must exist)
  */
 public record SchedulePreviewRequest(
     ScheduleType scheduleType,
@@ -18,5 +20,6 @@ public record SchedulePreviewRequest(
     String zone,
     CronDialect cronDialect,
     Integer count,
-    Long fromMs)
+    Long fromMs,
+    List<String> calendars)
     implements StrictJson {}
