@@ -145,6 +145,12 @@ public final class BackfillDriver implements AutoCloseable {
 
   /** One step of one RUNNING backfill. */
   void step(Backfill backfill) {
+    try (MDC.MDCCloseable j = MDC.putCloseable("jobId", backfill.jobId())) {
+      advance(backfill);
+    }
+  }
+
+  private void advance(Backfill backfill) {
     long now = clock.nowMs();
     Optional<JobDefinition> job = jobs.apply(backfill.jobId());
     int succeeded = backfill.succeeded();
@@ -195,8 +201,7 @@ public final class BackfillDriver implements AutoCloseable {
       submitted++;
       cursor = next.getAsLong();
       metrics.submitted.increment();
-      try (MDC.MDCCloseable j = MDC.putCloseable("jobId", backfill.jobId());
-          MDC.MDCCloseable t = MDC.putCloseable("triggerId", fire.value())) {
+      try (MDC.MDCCloseable t = MDC.putCloseable("triggerId", fire.value())) {
         log.debug("backfill {} submitted fire {} ({})", backfill.id(), fire, done.outcome());
       }
     }
