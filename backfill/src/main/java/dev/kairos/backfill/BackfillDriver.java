@@ -135,7 +135,12 @@ public final class BackfillDriver implements AutoCloseable {
         return;
       }
       try (MDC.MDCCloseable b = MDC.putCloseable("backfillId", id)) {
-        store.get(id).filter(f -> f.state() == BackfillState.RUNNING).ifPresent(this::step);
+        Optional<Backfill> backfill = store.get(id);
+        if (backfill.isEmpty()) {
+          store.forget(id); // its hash was deleted by hand: stop looking for it
+        } else if (backfill.get().state() == BackfillState.RUNNING) {
+          step(backfill.get());
+        }
       } catch (RuntimeException e) {
         metrics.errors.increment();
         log.warn("backfill {} step failed, will retry next tick: {}", id, e.toString());

@@ -100,6 +100,11 @@ public final class BackfillStore {
     return redis.sync().zrange(ACTIVE, 0, -1);
   }
 
+  /** Removes an id without a hash from the active set. */
+  void forget(String backfillId) {
+    redis.sync().zrem(ACTIVE, backfillId);
+  }
+
   public long activeCount() {
     Long n = redis.sync().zcard(ACTIVE);
     return n == null ? 0 : n;
