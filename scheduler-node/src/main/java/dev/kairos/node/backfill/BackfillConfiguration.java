@@ -11,6 +11,9 @@ import dev.kairos.core.time.ClusterClock;
 import dev.kairos.protocol.adhoc.AdhocTriggers;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -26,6 +29,8 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(BackfillProperties.class)
 @ConditionalOnProperty(prefix = "kairos.backfill", name = "enabled", matchIfMissing = true)
 class BackfillConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(BackfillConfiguration.class);
 
   @Bean
   @ConditionalOnMissingBean
@@ -47,7 +52,7 @@ class BackfillConfiguration {
       JobStore jobs,
       ClusterClock clock,
       BackfillProperties properties,
-      LeadershipManager leadership,
+      ObjectProvider<LeadershipManager> leadership,
       MeterRegistry meters) {
     BackfillMetrics metrics = new BackfillMetrics(meters);
     Gauge.builder("kairos.backfill.active", store, BackfillConfiguration::activeGauge)
@@ -66,7 +71,12 @@ class BackfillConfiguration {
                     clock,
                     properties.getTickInterval(),
                     metrics));
-    leadership.addListener(duty);
+    LeadershipManager manager = leadership.getIfAvailable();
+    if (manager != null) {
+      manager.addListener(duty);
+    } else {
+      log.info("kairos.cluster.leadership.enabled=false: this node never drives backfills");
+    }
     return duty;
   }
 

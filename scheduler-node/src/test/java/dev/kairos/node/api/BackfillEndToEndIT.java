@@ -78,6 +78,9 @@ class BackfillEndToEndIT {
     overrides.put("kairos.fire.broker-cluster", "kairos");
     overrides.put("kairos.lifecycle.poll-interval", "50ms");
     overrides.put("kairos.backfill.tick-interval", "100ms");
+    // No PostgreSQL here: the console's job page also asks the history (its stats and trigger
+    // page), which would wait Hikari's 3 s for a connection per call.
+    overrides.put("spring.datasource.hikari.connection-timeout", "250");
     node = ApiTestNode.start(infra, overrides);
     redis = KairosRedis.connect(infra.redisCluster().uris(), true, Duration.ofSeconds(5));
     Map<String, JobHandler> bodies =
@@ -249,6 +252,34 @@ class BackfillEndToEndIT {
         .until(() -> startsOf(job) == 1);
     assertThat(backfill(id).path("state").asText()).isEqualTo("CANCELLED");
     assertThat(backfill(id).path("submitted").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void theConsoleStartsABackfillAndTheJobPageShowsItsProgress() {
+    String job = hourlyJob("work");
+    Instant to = Instant.now().truncatedTo(ChronoUnit.HOURS);
+    Instant from = to.minus(1, ChronoUnit.HOURS);
+    String id = job + "@" + from.toEpochMilli() + "-" + to.toEpochMilli();
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    admin.get("/console/jobs/" + job);
+
+    ConsoleSession.Page posted =
+        admin.post(
+            "/console/jobs/" + job + "/backfills",
+            Map.of("from", from.toString(), "to", to.toString(), "maxConcurrent", "2"));
+
+    assertThat(posted.status()).as(posted.html()).isEqualTo(302);
+    await("the console's backfill succeeds")
+        .atMost(DEADLINE)
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () -> assertThat(backfill(id).path("state").asText()).isEqualTo("SUCCEEDED"));
+    String page = admin.get("/console/jobs/" + job).html();
+    assertThat(page).contains("data-backfill=\"" + id + "\"").contains("SUCCEEDED");
+    assertThat(page).contains("id=\"backfill-form\"");
+    String viewerPage = ConsoleSession.signIn(node, VIEWER).get("/console/jobs/" + job).html();
+    assertThat(viewerPage).contains("data-backfill=\"" + id + "\"");
+    assertThat(viewerPage).doesNotContain("id=\"backfill-form\"");
   }
 
   @Test
