@@ -17,6 +17,10 @@ public enum AuditAction {
   TRIGGER_CANCELLED,
   /** A running trigger whose executor was asked to interrupt it. */
   TRIGGER_CANCEL_REQUESTED,
+  /** A backfill of a job's past range started (its id and range are in {@code detail}). */
+  BACKFILL_STARTED,
+  /** A running backfill cancelled (its id is in {@code detail}). */
+  BACKFILL_CANCELLED,
   APP_SETTINGS_WRITTEN,
   /** A calendar created or replaced (its name and version are in {@code detail}). */
   CALENDAR_WRITTEN,

@@ -156,6 +156,9 @@ class JobsController {
     model.addAttribute("fires", fires.ok() ? fires.list("fires") : List.of());
     model.addAttribute("triggers", triggers.ok() ? triggers.list("items") : List.of());
     model.addAttribute("triggerSource", triggers.body().get("source"));
+    // Absent (404) on a node with kairos.backfill.enabled=false: the panel then shows none.
+    ApiResponse backfills = api.get(Paths.job(id) + "/backfills");
+    model.addAttribute("backfills", backfills.ok() ? backfills.list("items") : List.of());
     return "console/job";
   }
 
@@ -280,6 +283,61 @@ class JobsController {
             + (body.containsKey("slot") ? " on slot " + body.get("slot") : "")
             + " (the leader claims it within its scan interval).");
     redirect.addFlashAttribute("triggered", answer.body().get("triggerId"));
+    return "redirect:/console/jobs/" + id;
+  }
+
+  /** Starts a backfill of the job's fires in [from, to] (ISO-8601 instants), or finds it. */
+  @PostMapping("/console/jobs/{id}/backfills")
+  String backfill(
+      @PathVariable String id,
+      @RequestParam(defaultValue = "") String from,
+      @RequestParam(defaultValue = "") String to,
+      @RequestParam(defaultValue = "") String maxConcurrent,
+      RedirectAttributes redirect) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("from", from.trim());
+    body.put("to", to.trim());
+    if (!maxConcurrent.isBlank()) {
+      try {
+        body.put("maxConcurrent", Integer.parseInt(maxConcurrent.trim()));
+      } catch (NumberFormatException e) {
+        String message = "must be a whole number, was '" + maxConcurrent.trim() + "'";
+        redirect.addFlashAttribute(
+            "problem",
+            new ApiProblem(
+                400,
+                "validation-failed",
+                "maxConcurrent: " + message,
+                Map.of("maxConcurrent", message)));
+        return "redirect:/console/jobs/" + id;
+      }
+    }
+    ApiResponse answer = api.post(Paths.job(id) + "/backfills", body);
+    if (!answer.ok()) {
+      redirect.addFlashAttribute("problem", answer.problem());
+      return "redirect:/console/jobs/" + id;
+    }
+    redirect.addFlashAttribute(
+        "notice",
+        (answer.status() == 201 ? "Backfill started: " : "This range was asked before: ")
+            + answer.body().get("id")
+            + " ("
+            + answer.body().get("total")
+            + " fires).");
+    return "redirect:/console/jobs/" + id;
+  }
+
+  /** Cancels a running backfill of the job: no further fire is submitted. */
+  @PostMapping("/console/jobs/{id}/backfills/cancel")
+  String cancelBackfill(
+      @PathVariable String id, @RequestParam String backfillId, RedirectAttributes redirect) {
+    ApiResponse answer = api.post(Paths.backfill(backfillId) + "/cancel", null);
+    if (answer.ok()) {
+      redirect.addFlashAttribute(
+          "notice", "Backfill " + backfillId + " is " + answer.body().get("state") + ".");
+    } else {
+      redirect.addFlashAttribute("problem", answer.problem());
+    }
     return "redirect:/console/jobs/" + id;
   }
 

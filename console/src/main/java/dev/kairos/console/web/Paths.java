@@ -26,6 +26,10 @@ final class Paths {
             .collect(Collectors.joining("/"));
   }
 
+  static String backfill(String id) {
+    return "/api/v1/backfills/" + UriUtils.encodePathSegment(id, StandardCharsets.UTF_8);
+  }
+
   static String token(String id) {
     return "/api/v1/tokens/" + UriUtils.encodePathSegment(id, StandardCharsets.UTF_8);
   }

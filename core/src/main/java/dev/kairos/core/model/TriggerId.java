@@ -15,6 +15,9 @@ import java.util.regex.Pattern;
  *   <li>child-job trigger of a parent's successful trigger: {@code
  *       <childJobId>:<parentFireMs>:c<parentRootId>} (the parent's broadcast suffix dropped), so a
  *       parent fire triggers each child once however often its SUCCESS is seen
+ *   <li>backfill fire of a past fire time: {@code <jobId>:<fireMs>:b}, deterministic per job and
+ *       historical fire time, so asking for the same fire twice submits it once; {@link #fireMs()}
+ *       is the historical fire time, its retries are {@code <jobId>:<fireMs>:b/r<n>}
  * </ul>
  *
  * Job ids never contain {@code : # / @ |}, so the forms cannot collide.
@@ -23,6 +26,7 @@ public record TriggerId(String value) {
 
   private static final Pattern SCHEDULED = Pattern.compile("[^:#/]+:\\d+");
   private static final Pattern RETRY_SUFFIX = Pattern.compile("/r(\\d+)$");
+  private static final Pattern BACKFILL = Pattern.compile("[^:#/]+:\\d+:b(/r\\d+)?");
 
   public TriggerId {
     Objects.requireNonNull(value, "value");
@@ -37,6 +41,17 @@ public record TriggerId(String value) {
 
   public static TriggerId manual(String jobId, long requestedMs, String nonce) {
     return new TriggerId(jobId + ":" + requestedMs + ":m" + nonce);
+  }
+
+  /**
+   * The backfill fire of {@code jobId} for the past fire time {@code fireMs}: {@code
+   * <jobId>:<fireMs>:b}.
+   */
+  public static TriggerId backfill(String jobId, long fireMs) {
+    if (fireMs < 0) {
+      throw new IllegalArgumentException("fireMs must be >= 0 but was " + fireMs);
+    }
+    return new TriggerId(jobId + ":" + fireMs + ":b");
   }
 
   public TriggerId shard(int index, int total) {
@@ -83,7 +98,10 @@ public record TriggerId(String value) {
     return value.substring(0, value.indexOf(':'));
   }
 
-  /** The fire time the id was made for (scheduled, or the manual request time). */
+  /**
+   * The fire time the id was made for (scheduled, the manual request time, or a backfill's
+   * historical fire time).
+   */
   public long fireMs() {
     int start = value.indexOf(':') + 1;
     int end = start;
@@ -95,6 +113,11 @@ public record TriggerId(String value) {
 
   public boolean isScheduled() {
     return SCHEDULED.matcher(value).matches();
+  }
+
+  /** Whether this is a backfill fire ({@code <jobId>:<fireMs>:b}) or one of its retries. */
+  public boolean isBackfill() {
+    return BACKFILL.matcher(value).matches();
   }
 
   @Override

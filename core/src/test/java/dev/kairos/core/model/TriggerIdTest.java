@@ -48,4 +48,42 @@ class TriggerIdTest {
     assertThat(child.child("grandkid").value()).isEqualTo("grandkid:7000:ckid:7000:cparent:7000");
     assertThat(child.isScheduled()).isFalse();
   }
+
+  @Test
+  void backfillIdIsDeterministicPerJobAndHistoricalFireTime() {
+    TriggerId fire = TriggerId.backfill("nightly", 1_700_000_000_000L);
+
+    assertThat(fire.value()).isEqualTo("nightly:1700000000000:b");
+    assertThat(fire).isEqualTo(TriggerId.backfill("nightly", 1_700_000_000_000L));
+    assertThat(fire).isNotEqualTo(TriggerId.scheduled("nightly", 1_700_000_000_000L));
+    assertThat(fire.jobId()).isEqualTo("nightly");
+    assertThat(fire.fireMs()).isEqualTo(1_700_000_000_000L);
+    assertThat(fire.isBackfill()).isTrue();
+    assertThat(fire.isScheduled()).isFalse();
+    assertThat(fire.root()).isEqualTo(fire);
+    assertThat(fire.retryNumber()).isZero();
+  }
+
+  @Test
+  void retriesOfABackfillFireKeepItsHistoricalFireTime() {
+    TriggerId fire = TriggerId.backfill("nightly", 5_000);
+    TriggerId r2 = fire.retry(1).retry(2);
+
+    assertThat(r2.value()).isEqualTo("nightly:5000:b/r2");
+    assertThat(r2.root()).isEqualTo(fire);
+    assertThat(r2.retryNumber()).isEqualTo(2);
+    assertThat(r2.fireMs()).isEqualTo(5_000);
+    assertThat(r2.jobId()).isEqualTo("nightly");
+    assertThat(r2.isBackfill()).isTrue();
+  }
+
+  @Test
+  void otherFormsAreNotBackfills() {
+    assertThat(TriggerId.scheduled("j", 1).isBackfill()).isFalse();
+    assertThat(TriggerId.manual("j", 1, "b").isBackfill()).isFalse();
+    assertThat(TriggerId.scheduled("p", 1).child("j").isBackfill()).isFalse();
+    assertThat(TriggerId.scheduled("j", 1).shard(0, 2).isBackfill()).isFalse();
+    assertThatThrownBy(() -> TriggerId.backfill("j", -1))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

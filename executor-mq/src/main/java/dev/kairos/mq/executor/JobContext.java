@@ -1,5 +1,6 @@
 package dev.kairos.mq.executor;
 
+import dev.kairos.core.model.TriggerId;
 import dev.kairos.mq.log.RunLog;
 import dev.kairos.mq.log.TriggerLogShipper;
 import dev.kairos.protocol.message.TriggerMessage;
@@ -9,7 +10,11 @@ import dev.kairos.protocol.message.TriggerMessage;
  *
  * @param triggerId the trigger being run (unique per attempt)
  * @param jobId the job
- * @param scheduledFireMs the fire time: with the job id, the idempotency key of a run
+ * @param scheduledFireMs the fire time: with the job id, the idempotency key of a run. For a
+ *     backfill fire ({@code TriggerId.isBackfill()}) it is the HISTORICAL fire time the run stands
+ *     for (taken from the trigger id), not when it was due: the message's own fire time (when the
+ *     backfill submitted it) is what the executor holds the trigger until and what the dedup window
+ *     counts from
  * @param attempt 1 for the first run, n + 1 for retry n
  * @param params the job parameters
  * @param shardIndex broadcast shard index (0 when not broadcast)
@@ -37,7 +42,7 @@ public record JobContext(
     return new JobContext(
         m.triggerId(),
         m.jobId(),
-        m.scheduledFireMs(),
+        fireMs(m),
         m.attempt(),
         params,
         m.shardIndex(),
@@ -52,7 +57,7 @@ public record JobContext(
     return new JobContext(
         m.triggerId(),
         m.jobId(),
-        m.scheduledFireMs(),
+        fireMs(m),
         m.attempt(),
         params,
         m.shardIndex(),
@@ -62,5 +67,11 @@ public record JobContext(
             m.handler(),
             new RunLog(m.triggerId(), m.jobId(), m.scheduledFireMs(), shipper.settings()),
             shipper));
+  }
+
+  /** The fire time a handler sees: a backfill fire's historical one, else the message's. */
+  static long fireMs(TriggerMessage m) {
+    TriggerId id = new TriggerId(m.triggerId());
+    return id.isBackfill() ? id.fireMs() : m.scheduledFireMs();
   }
 }

@@ -671,6 +671,29 @@ class AdminApiIT {
     drivers.put(
         "DELETE /api/v1/jobs/{id}",
         List.of(() -> node.call("DELETE", "/api/v1/jobs/" + created, null, ADMIN, Map.of())));
+    java.time.Instant backfillTo =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+    java.time.Instant backfillFrom = backfillTo.minus(java.time.Duration.ofDays(3));
+    String backfillBody =
+        "{\"from\":\"" + backfillFrom + "\",\"to\":\"" + backfillTo + "\",\"maxConcurrent\":1}";
+    String backfill =
+        dev.kairos.backfill.Backfill.idOf(
+            job, backfillFrom.toEpochMilli(), backfillTo.toEpochMilli());
+    // Started (201), then the same request again (200: the same backfill).
+    drivers.put(
+        "POST /api/v1/jobs/{id}/backfills",
+        List.of(
+            () -> node.post("/api/v1/jobs/" + job + "/backfills", backfillBody, ADMIN),
+            () -> node.post("/api/v1/jobs/" + job + "/backfills", backfillBody, ADMIN)));
+    drivers.put(
+        "GET /api/v1/jobs/{id}/backfills",
+        List.of(() -> node.get("/api/v1/jobs/" + job + "/backfills", VIEWER)));
+    drivers.put(
+        "GET /api/v1/backfills/{backfillId}",
+        List.of(() -> node.get("/api/v1/backfills/" + backfill, VIEWER)));
+    drivers.put(
+        "POST /api/v1/backfills/{backfillId}/cancel",
+        List.of(() -> node.post("/api/v1/backfills/" + backfill + "/cancel", null, ADMIN)));
 
     Map<String, List<Integer>> documented = new TreeMap<>();
     docs.path("paths")

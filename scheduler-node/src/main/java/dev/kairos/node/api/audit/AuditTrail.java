@@ -120,6 +120,20 @@ public final class AuditTrail {
     append(List.of(plain(actor, action, app, jobId, triggerId, detail)));
   }
 
+  /** An action on one job that changes no definition (a backfill started or cancelled). */
+  public void jobAction(AuditAction action, String app, String jobId, String detail) {
+    Actor actor = Actor.current();
+    try (MDC.MDCCloseable job = MDC.putCloseable("jobId", jobId)) {
+      log.info(
+          "job {} {} by token {}{}",
+          jobId,
+          action,
+          actor.name(),
+          detail == null || detail.isEmpty() ? "" : ": " + detail);
+    }
+    append(List.of(plain(actor, action, app, jobId, null, detail)));
+  }
+
   /** A change to no job: the cluster's pause, app settings ({@code app}), a token, a rebuild. */
   public void action(AuditAction action, String app, String detail) {
     Actor actor = Actor.current();

@@ -55,6 +55,7 @@ public class ApiSecurityConfiguration {
     "/api/v1/job-batches/**",
     "/api/v1/job-import",
     "/api/v1/triggers/**",
+    "/api/v1/backfills/**",
     "/api/v1/apps/**"
   };
 
