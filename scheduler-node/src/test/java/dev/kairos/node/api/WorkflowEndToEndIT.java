@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.RetryBackoff;
+import dev.kairos.core.model.TriggerId;
+import dev.kairos.core.model.TriggerState;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
@@ -20,6 +22,12 @@ import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.route.TopicAdmin;
 import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.workflow.DagStep;
+import dev.kairos.workflow.WorkflowDefinition;
+import dev.kairos.workflow.WorkflowDriver;
+import dev.kairos.workflow.WorkflowRun;
+import dev.kairos.workflow.WorkflowStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -408,5 +416,59 @@ class WorkflowEndToEndIT {
 
     assertThat(node.call("DELETE", "/api/v1/workflows/" + id, null, ADMIN, Map.of()).status())
         .isEqualTo(204);
+  }
+
+  /**
+   * The crash window between the run's write and the children's submission: the step that marks b
+   * and c TRIGGERED is written, then the node "dies" before submitting them. The lifecycle's replay
+   * of a's end submits them (first time), a second replay gets DUPLICATE, and each runs once.
+   */
+  @Test
+  void aReplayedEndAfterACrashBeforeTheSubmissionStartsEachChildExactlyOnce() {
+    String a = job("r-a", "ok");
+    String b = job("r-b", "ok");
+    String c = job("r-c", "ok");
+    String id = newId("replay");
+    assertThat(
+            node.post(
+                    "/api/v1/workflows",
+                    workflow(
+                        id,
+                        APP,
+                        null,
+                        List.of(node("a", a, false), node("b", b, false), node("c", c, false)),
+                        List.of(edge("a", "b", null), edge("a", "c", null))),
+                    ADMIN)
+                .status())
+        .isEqualTo(201);
+    WorkflowStore store = node.context().getBean(WorkflowStore.class);
+    WorkflowDriver driver = node.context().getBean(WorkflowDriver.class);
+    MeterRegistry meters = node.context().getBean(MeterRegistry.class);
+    WorkflowDefinition definition = store.get(id).orElseThrow();
+    long now = System.currentTimeMillis();
+    // A run whose root a is marked TRIGGERED; its end is then written as the driver's script does.
+    DagStep.Result started =
+        DagStep.start(
+            WorkflowRun.of(WorkflowRun.apiId(id, now, "crash1"), definition, now, "API", now), now);
+    assertThat(store.createRun(started.run())).isTrue();
+    TriggerId aTrigger = started.ready().get(0).triggerId();
+    WorkflowStore.Versioned read = store.run(started.run().id()).orElseThrow();
+    DagStep.Result step = DagStep.nodeEnded(read.run(), "a", aTrigger, true, "done", now);
+    assertThat(step.ready()).hasSize(2);
+    assertThat(store.updateRun(step.run(), read.rev(), 60_000)).isEqualTo(1L);
+    // ... and the node died here: nothing submitted, the stream entry not acknowledged.
+    double duplicatesBefore = meters.counter("kairos.workflow.node.duplicates").count();
+
+    driver.chainEnded(aTrigger, TriggerState.SUCCESS, Map.of()); // the replay on another node
+    driver.chainEnded(aTrigger, TriggerState.SUCCESS, Map.of()); // and once more
+
+    JsonNode run = ended(started.run().id());
+    assertThat(run.path("state").asText()).isEqualTo("SUCCEEDED");
+    assertThat(meters.counter("kairos.workflow.node.duplicates").count() - duplicatesBefore)
+        .as("the second replay re-submitted b and c as duplicates")
+        .isEqualTo(2.0);
+    assertThat(runsOf(a)).as("a never ran: its end was simulated").isEmpty();
+    assertThat(runsOf(b)).hasSize(1);
+    assertThat(runsOf(c)).hasSize(1);
   }
 }
