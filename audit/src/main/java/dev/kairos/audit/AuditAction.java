@@ -35,7 +35,15 @@ public enum AuditAction {
   TOKEN_REVOKED,
   USER_CREATED,
   USER_PASSWORD_CHANGED,
-  USER_DELETED;
+  USER_DELETED,
+  WORKFLOW_CREATED,
+  WORKFLOW_UPDATED,
+  WORKFLOW_DELETED,
+  /** Created or updated by a workflow import: one entry per workflow written. */
+  WORKFLOW_IMPORTED,
+  /** A workflow run started through the API: the run id is in {@code detail}. */
+  WORKFLOW_RUN_STARTED,
+  WORKFLOW_RUN_CANCELLED;
 
   /** The action named {@code name}, or null for a name this version does not know. */
   public static AuditAction parse(String name) {

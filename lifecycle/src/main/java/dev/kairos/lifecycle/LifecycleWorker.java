@@ -82,6 +82,22 @@ public final class LifecycleWorker implements AutoCloseable {
       KairosClock clock,
       LifecycleConfig config,
       MeterRegistry meters) {
+    this(redis, keys, adhoc, alarms, clock, config, meters, ChainEndListener.NONE);
+  }
+
+  /**
+   * @param chainEnds told every trigger chain's final end it accepts, before the end's stream entry
+   *     is acknowledged (the workflows' driver)
+   */
+  public LifecycleWorker(
+      KairosRedis redis,
+      RedisKeys keys,
+      AdhocTriggers adhoc,
+      AlarmSink alarms,
+      KairosClock clock,
+      LifecycleConfig config,
+      MeterRegistry meters,
+      ChainEndListener chainEnds) {
     this.redis = Objects.requireNonNull(redis, "redis");
     this.keys = Objects.requireNonNull(keys, "keys");
     this.config = Objects.requireNonNull(config, "config");
@@ -97,7 +113,8 @@ public final class LifecycleWorker implements AutoCloseable {
             alarms,
             clock,
             metrics,
-            config.redisTimeout());
+            config.redisTimeout(),
+            Objects.requireNonNull(chainEnds, "chainEnds"));
     this.me = Consumer.from(config.group(), config.consumer());
     this.readOwnPending = new boolean[keys.shards()];
     Map<String, Integer> streams = new HashMap<>();

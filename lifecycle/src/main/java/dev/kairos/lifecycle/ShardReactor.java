@@ -50,6 +50,7 @@ final class ShardReactor {
   private final KairosClock clock;
   private final LifecycleMetrics metrics;
   private final Duration timeout;
+  private final ChainEndListener chainEnds;
 
   ShardReactor(
       KairosRedis redis,
@@ -59,7 +60,9 @@ final class ShardReactor {
       AlarmSink alarms,
       KairosClock clock,
       LifecycleMetrics metrics,
-      Duration timeout) {
+      Duration timeout,
+      ChainEndListener chainEnds) {
+    this.chainEnds = chainEnds;
     this.redis = redis;
     this.keys = keys;
     this.adhoc = adhoc;
@@ -73,6 +76,7 @@ final class ShardReactor {
   /** Reacts to the final-state events among {@code messages}; every entry may be acked after. */
   void react(int shard, List<StreamMessage<String, String>> messages) {
     List<FinalEvent> finals = new ArrayList<>();
+    List<ChainEnd> chainEnded = new ArrayList<>();
     for (StreamMessage<String, String> m : messages) {
       Optional<FinalEvent> parsed = FinalEvent.parse(m.getBody());
       if (parsed.isEmpty()) {
@@ -84,11 +88,15 @@ final class ShardReactor {
         metrics.finalEvents.increment();
         metrics.quietEnds.increment();
         metrics.recordStart(quiet.get());
+        if (chainEnds.accepts(parsed.get().triggerId())) {
+          chainEnded.add(new ChainEnd(parsed.get(), quiet.get()));
+        }
       } else {
         finals.add(parsed.get());
       }
     }
     if (finals.isEmpty()) {
+      tellChainEnds(chainEnded);
       return;
     }
     RedisClusterAsyncCommands<String, String> async = redis.async();
@@ -129,6 +137,9 @@ final class ShardReactor {
       reaction.children().forEach(c -> writes.add(submit(event, c, false)));
       reaction.rearm().ifPresent(r -> writes.add(rearm(event, r)));
       reaction.alarm().ifPresent(raise::add);
+      if (reaction.retry().isEmpty() && chainEnds.accepts(event.triggerId())) {
+        chainEnded.add(new ChainEnd(event, await(records.get(i))));
+      }
       if (reaction.skippedChildren() > 0) {
         metrics.childDepthStops.increment(reaction.skippedChildren());
         log.warn(
@@ -149,7 +160,31 @@ final class ShardReactor {
         metrics.alarms.increment();
       }
     }
+    tellChainEnds(chainEnded);
   }
+
+  /**
+   * Safety: after the retries and children are durable and before the batch is acknowledged, so a
+   * listener failure (it throws) leaves the entries to be read again; listeners are idempotent.
+   */
+  private void tellChainEnds(List<ChainEnd> ended) {
+    for (ChainEnd end : ended) {
+      MDC.put("jobId", end.event().triggerId().jobId());
+      MDC.put("triggerId", end.event().triggerId().value());
+      try {
+        chainEnds.chainEnded(
+            end.event().triggerId(),
+            end.event().state(),
+            end.record() == null ? Map.of() : end.record());
+      } finally {
+        MDC.remove("jobId");
+        MDC.remove("triggerId");
+      }
+    }
+  }
+
+  /** A chain's final end and the record its event carried (or Redis held). */
+  private record ChainEnd(FinalEvent event, Map<String, String> record) {}
 
   private Pending submit(FinalEvent event, AdhocRequest request, boolean retry) {
     CompletableFuture<Object> f =

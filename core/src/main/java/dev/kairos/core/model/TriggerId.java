@@ -15,6 +15,10 @@ import java.util.regex.Pattern;
  *   <li>child-job trigger of a parent's successful trigger: {@code
  *       <childJobId>:<parentFireMs>:c<parentRootId>} (the parent's broadcast suffix dropped), so a
  *       parent fire triggers each child once however often its SUCCESS is seen
+ *   <li>the trigger of node {@code <node>} of workflow run {@code <runId>}: {@code
+ *       <jobId>:<runFireMs>:w<runId>|<node>}, where the run id is {@code <workflowId>@<fireMs>} or
+ *       {@code <workflowId>@<ms>m<nonce>}; deterministic, so re-submitting a node after a crash is
+ *       a harmless duplicate and each node of a run starts once
  *   <li>backfill fire of a past fire time: {@code <jobId>:<fireMs>:b}, deterministic per job and
  *       historical fire time, so asking for the same fire twice submits it once; {@link #fireMs()}
  *       is the historical fire time, its retries are {@code <jobId>:<fireMs>:b/r<n>}
@@ -41,6 +45,54 @@ public record TriggerId(String value) {
 
   public static TriggerId manual(String jobId, long requestedMs, String nonce) {
     return new TriggerId(jobId + ":" + requestedMs + ":m" + nonce);
+  }
+
+  /**
+   * The first attempt of node {@code node} of workflow run {@code runId}, fired for {@code
+   * runFireMs}. Neither the run id nor the node name may contain {@code : / |}.
+   */
+  public static TriggerId workflowNode(String jobId, long runFireMs, String runId, String node) {
+    if (runId.indexOf(':') >= 0 || runId.indexOf('/') >= 0 || runId.indexOf('|') >= 0) {
+      throw new IllegalArgumentException("not a workflow run id: " + runId);
+    }
+    if (node.isEmpty()
+        || node.indexOf(':') >= 0
+        || node.indexOf('/') >= 0
+        || node.indexOf('|') >= 0) {
+      throw new IllegalArgumentException("not a workflow node name: " + node);
+    }
+    return new TriggerId(jobId + ":" + runFireMs + ":w" + runId + "|" + node);
+  }
+
+  /**
+   * Whether this is (an attempt of) a workflow node's trigger: a character test after the second
+   * colon, cheap enough for every trigger end.
+   */
+  public boolean isWorkflowNode() {
+    int first = value.indexOf(':');
+    int second = value.indexOf(':', first + 1);
+    return second > 0 && second + 1 < value.length() && value.charAt(second + 1) == 'w';
+  }
+
+  /** The workflow run of a workflow node's trigger ({@link #isWorkflowNode()}). */
+  public String workflowRunId() {
+    String root = workflowPart();
+    return root.substring(0, root.lastIndexOf('|'));
+  }
+
+  /** The node name of a workflow node's trigger ({@link #isWorkflowNode()}). */
+  public String workflowNodeName() {
+    String root = workflowPart();
+    return root.substring(root.lastIndexOf('|') + 1);
+  }
+
+  private String workflowPart() {
+    if (!isWorkflowNode()) {
+      throw new IllegalStateException("not a workflow node trigger: " + value);
+    }
+    String root = root().value;
+    int second = root.indexOf(':', root.indexOf(':') + 1);
+    return root.substring(second + 2);
   }
 
   /**

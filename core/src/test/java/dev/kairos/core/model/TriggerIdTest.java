@@ -50,6 +50,47 @@ class TriggerIdTest {
   }
 
   @Test
+  void workflowNodeIdKeepsJobFireRootAndRetryRulesAndNamesItsRunAndNode() {
+    TriggerId node = TriggerId.workflowNode("etl.load", 9_000, "nightly@9000", "load-b");
+
+    assertThat(node.value()).isEqualTo("etl.load:9000:wnightly@9000|load-b");
+    assertThat(node.jobId()).isEqualTo("etl.load");
+    assertThat(node.fireMs()).isEqualTo(9_000);
+    assertThat(node.isScheduled()).isFalse();
+    assertThat(node.isWorkflowNode()).isTrue();
+    assertThat(node.workflowRunId()).isEqualTo("nightly@9000");
+    assertThat(node.workflowNodeName()).isEqualTo("load-b");
+    assertThat(node.retryNumber()).isZero();
+
+    TriggerId retry = node.retry(2);
+    assertThat(retry.value()).isEqualTo("etl.load:9000:wnightly@9000|load-b/r2");
+    assertThat(retry.root()).isEqualTo(node);
+    assertThat(retry.retryNumber()).isEqualTo(2);
+    assertThat(retry.isWorkflowNode()).isTrue();
+    assertThat(retry.workflowRunId()).isEqualTo("nightly@9000");
+    assertThat(retry.workflowNodeName()).isEqualTo("load-b");
+
+    TriggerId apiRun = TriggerId.workflowNode("a", 5, "wf@5m1f2e", "n1");
+    assertThat(apiRun.workflowRunId()).isEqualTo("wf@5m1f2e");
+    assertThat(apiRun.fireMs()).isEqualTo(5);
+  }
+
+  @Test
+  void onlyWorkflowFormsAreWorkflowNodes() {
+    assertThat(TriggerId.scheduled("wjob", 5).isWorkflowNode()).isFalse();
+    assertThat(TriggerId.manual("wjob", 5, "w1").isWorkflowNode()).isFalse();
+    assertThat(TriggerId.scheduled("w", 5).shard(1, 2).isWorkflowNode()).isFalse();
+    TriggerId node = TriggerId.workflowNode("a", 5, "wf@5", "n");
+    assertThat(node.child("kid").isWorkflowNode()).as("a child of a node is no node").isFalse();
+    assertThatThrownBy(() -> TriggerId.scheduled("a", 5).workflowRunId())
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> TriggerId.workflowNode("a", 5, "wf@5", "x|y"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> TriggerId.workflowNode("a", 5, "wf:5", "n"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void backfillIdIsDeterministicPerJobAndHistoricalFireTime() {
     TriggerId fire = TriggerId.backfill("nightly", 1_700_000_000_000L);
 

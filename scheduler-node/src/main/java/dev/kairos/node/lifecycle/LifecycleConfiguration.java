@@ -4,6 +4,7 @@ import dev.kairos.core.alarm.AlarmSink;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.time.ClusterClock;
+import dev.kairos.lifecycle.ChainEndListener;
 import dev.kairos.lifecycle.LifecycleWorker;
 import dev.kairos.lifecycle.LoggingAlarmSink;
 import dev.kairos.node.cluster.TimingParameters;
@@ -41,7 +42,8 @@ class LifecycleConfiguration {
       RedisConnectionProperties redisProperties,
       TimingParameters timing,
       LifecycleProperties properties,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      ObjectProvider<ChainEndListener> chainEnds) {
     return new LifecycleWorker(
         redis,
         keys,
@@ -49,6 +51,8 @@ class LifecycleConfiguration {
         alarms.getIfAvailable(LoggingAlarmSink::new),
         clock,
         properties.toConfig(node.name(), redisProperties.getTimeout()),
-        meters);
+        meters,
+        // the workflows' driver, when workflows are on
+        chainEnds.getIfAvailable(() -> ChainEndListener.NONE));
   }
 }

@@ -695,6 +695,67 @@ class AdminApiIT {
         "POST /api/v1/backfills/{backfillId}/cancel",
         List.of(() -> node.post("/api/v1/backfills/" + backfill + "/cancel", null, ADMIN)));
 
+    String workflow = id("doc-wf");
+    String workflowBody =
+        "{\"id\":\""
+            + workflow
+            + "\",\"app\":\"doc-"
+            + RUN
+            + "\",\"nodes\":[{\"name\":\"only\",\"jobId\":\""
+            + job
+            + "\"}],\"edges\":[]}";
+    String[] workflowRun = new String[1];
+    drivers.put(
+        "POST /api/v1/workflows",
+        List.of(() -> node.post("/api/v1/workflows", workflowBody, ADMIN)));
+    drivers.put("GET /api/v1/workflows", List.of(() -> node.get("/api/v1/workflows", VIEWER)));
+    drivers.put(
+        "GET /api/v1/workflows/{id}",
+        List.of(() -> node.get("/api/v1/workflows/" + workflow, VIEWER)));
+    drivers.put(
+        "PUT /api/v1/workflows/{id}",
+        List.of(
+            () ->
+                node.call(
+                    "PUT",
+                    "/api/v1/workflows/" + workflow,
+                    workflowBody,
+                    ADMIN,
+                    Map.of("If-Match", "\"1\""))));
+    drivers.put(
+        "GET /api/v1/workflows/export",
+        List.of(() -> node.get("/api/v1/workflows/export?app=doc-" + RUN, VIEWER)));
+    drivers.put(
+        "POST /api/v1/workflows/import",
+        List.of(
+            () ->
+                node.post(
+                    "/api/v1/workflows/import",
+                    node.get("/api/v1/workflows/export?app=doc-" + RUN, VIEWER).body(),
+                    ADMIN)));
+    drivers.put(
+        "POST /api/v1/workflows/{id}/runs",
+        List.of(
+            () -> {
+              ApiTestNode.Response r =
+                  node.post("/api/v1/workflows/" + workflow + "/runs", null, ADMIN);
+              workflowRun[0] = r.json() == null ? "none" : r.json().path("id").asText();
+              return r;
+            }));
+    drivers.put(
+        "GET /api/v1/workflows/{id}/runs",
+        List.of(() -> node.get("/api/v1/workflows/" + workflow + "/runs", VIEWER)));
+    drivers.put(
+        "GET /api/v1/workflow-runs/{runId}",
+        List.of(() -> node.get("/api/v1/workflow-runs/" + workflowRun[0], VIEWER)));
+    drivers.put(
+        "POST /api/v1/workflow-runs/{runId}/cancel",
+        List.of(
+            () -> node.post("/api/v1/workflow-runs/" + workflowRun[0] + "/cancel", null, ADMIN)));
+    drivers.put(
+        "DELETE /api/v1/workflows/{id}",
+        List.of(() -> node.call("DELETE", "/api/v1/workflows/" + workflow, null, ADMIN, Map.of())));
+
     Map<String, List<Integer>> documented = new TreeMap<>();
     docs.path("paths")
         .fields()

@@ -29,6 +29,7 @@ public enum ProblemType {
   METHOD_NOT_ALLOWED(
       HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed", "The resource does not support it"),
   JOB_EXISTS(HttpStatus.CONFLICT, "job-exists", "A job with this id already exists"),
+  WORKFLOW_EXISTS(HttpStatus.CONFLICT, "workflow-exists", "A workflow with this id already exists"),
   USER_EXISTS(HttpStatus.CONFLICT, "user-exists", "A console user with this name already exists"),
   JOB_DISABLED(HttpStatus.CONFLICT, "job-disabled", "The job is disabled; enable it first"),
   TRIGGER_FINAL(HttpStatus.CONFLICT, "trigger-final", "The trigger has already ended"),

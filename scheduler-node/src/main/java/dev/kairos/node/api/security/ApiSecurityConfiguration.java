@@ -55,8 +55,11 @@ public class ApiSecurityConfiguration {
     "/api/v1/job-batches/**",
     "/api/v1/job-import",
     "/api/v1/triggers/**",
-    "/api/v1/backfills/**",
-    "/api/v1/apps/**"
+    "/api/v1/apps/**",
+    "/api/v1/workflows",
+    "/api/v1/workflows/**",
+    "/api/v1/workflow-runs/**",
+    "/api/v1/backfills/**"
   };
 
   /** The audit trail: who changed what, with job definitions whole (params included). */

@@ -1,0 +1,25 @@
+package dev.kairos.workflow;
+
+/**
+ * The workflows' Redis keys. Definitions, versions, the due ZSET and the run indexes share the hash
+ * tag {@code {workflows}} (one script writes a definition and its due entry); each run has a tag of
+ * its own, {@code {wfrun:<runId>}}, so one script updates a run atomically on Redis Cluster and
+ * runs spread over the slots.
+ */
+public final class WorkflowKeys {
+
+  public static final String DEFS = "kairos:{workflows}:defs";
+  public static final String VERSIONS = "kairos:{workflows}:versions";
+  public static final String DUE = "kairos:{workflows}:due";
+
+  private WorkflowKeys() {}
+
+  /** The newest runs of one workflow: run id → start ms. */
+  public static String runs(String workflowId) {
+    return "kairos:{workflows}:runs:" + workflowId;
+  }
+
+  public static String run(String runId) {
+    return "kairos:{wfrun:" + runId + "}:run";
+  }
+}
