@@ -71,6 +71,9 @@ public record JobContext(
 
   /** The fire time a handler sees: a backfill fire's historical one, else the message's. */
   static long fireMs(TriggerMessage m) {
+    if (!m.triggerId().contains(":b")) {
+      return m.scheduledFireMs(); // every other form: no parse on the run path
+    }
     TriggerId id = new TriggerId(m.triggerId());
     return id.isBackfill() ? id.fireMs() : m.scheduledFireMs();
   }

@@ -38,12 +38,6 @@ final class BackfillDuty implements LeadershipListener, AutoCloseable {
     }
   }
 
-  /** The term whose driver runs now, or 0. */
-  long drivingTerm() {
-    BackfillDriver driver = current.get();
-    return driver != null && driver.isRunning() ? driver.term() : 0;
-  }
-
   @Override
   public void close() {
     BackfillDriver driver = current.getAndSet(null);
