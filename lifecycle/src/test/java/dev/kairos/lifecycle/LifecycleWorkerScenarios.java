@@ -381,4 +381,62 @@ abstract class LifecycleWorkerScenarios {
                     .getCount()
                 == 0);
   }
+
+  @Test
+  void theChainEndListenerHearsOnlyAcceptedFinalEndsAfterWhichNoRetryFollows() {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    ChainEndListener listener =
+        new ChainEndListener() {
+          @Override
+          public boolean accepts(TriggerId id) {
+            return id.jobId().startsWith("heard-");
+          }
+
+          @Override
+          public void chainEnded(TriggerId id, TriggerState state, Map<String, String> record) {
+            heard.add(id.jobId() + " " + state + " " + record.get("message"));
+          }
+        };
+    LifecycleWorker worker =
+        new LifecycleWorker(
+            redis,
+            keys,
+            adhoc,
+            alarms::add,
+            CLOCK,
+            LifecycleConfig.defaults("node-a").withPollInterval(Duration.ofMillis(20)),
+            meters,
+            listener);
+    closeables.add(worker);
+    worker.start();
+    long later = CLOCK.nowMs() + 3_600_000;
+    JobDefinition quiet = create(JobDefinition.builder(newId("heard-ok")).fixedRate(3_600_000));
+    JobDefinition retried =
+        create(
+            JobDefinition.builder(newId("heard-retry"))
+                .fixedRate(3_600_000)
+                .retryCount(1)
+                .retryBackoff(RetryBackoff.fixed(60_000)));
+    JobDefinition failed = create(JobDefinition.builder(newId("heard-fail")).fixedRate(3_600_000));
+    JobDefinition other = create(JobDefinition.builder(newId("other")).fixedRate(3_600_000));
+
+    runFire(quiet, NextDue.at(later), TriggerState.SUCCESS);
+    TriggerId first = runFire(retried, NextDue.at(later), TriggerState.FAIL);
+    runFire(failed, NextDue.at(later), TriggerState.FAIL);
+    runFire(other, NextDue.at(later), TriggerState.FAIL);
+
+    // Each is told (or not) in the same reaction that writes the retry or raises the alarm.
+    await(
+        Duration.ofSeconds(30),
+        "every end reacted to",
+        () ->
+            adhocScore(first.retry(1)) != null
+                && alarms.stream().anyMatch(a -> a.key().endsWith(":" + failed.id()))
+                && alarms.stream().anyMatch(a -> a.key().endsWith(":" + other.id()))
+                && heard.size() >= 2);
+    assertThat(heard)
+        .as("the quiet SUCCESS and the final FAIL; not the attempt a retry follows, not other ids")
+        .containsExactlyInAnyOrder(
+            quiet.id() + " SUCCESS handler said SUCCESS", failed.id() + " FAIL handler said FAIL");
+  }
 }

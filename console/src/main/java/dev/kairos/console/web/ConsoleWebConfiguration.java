@@ -25,7 +25,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
   ExecutorsController.class,
   ClusterController.class,
   TokensController.class,
-  AuditLogController.class
+  AuditLogController.class,
+  WorkflowsController.class
 })
 public class ConsoleWebConfiguration implements WebMvcConfigurer {
 

@@ -30,6 +30,14 @@ final class Paths {
     return "/api/v1/backfills/" + UriUtils.encodePathSegment(id, StandardCharsets.UTF_8);
   }
 
+  static String workflow(String id) {
+    return "/api/v1/workflows/" + UriUtils.encodePathSegment(id, StandardCharsets.UTF_8);
+  }
+
+  static String workflowRun(String runId) {
+    return "/api/v1/workflow-runs/" + UriUtils.encodePathSegment(runId, StandardCharsets.UTF_8);
+  }
+
   static String token(String id) {
     return "/api/v1/tokens/" + UriUtils.encodePathSegment(id, StandardCharsets.UTF_8);
   }

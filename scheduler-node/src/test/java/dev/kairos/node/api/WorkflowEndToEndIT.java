@@ -287,6 +287,25 @@ class WorkflowEndToEndIT {
     assertThat(runsOf(b).get(0).params()).isEqualTo("{\"rows\":42}");
     assertThat(runsOf(c).get(0).params()).isEqualTo("{\"rows\":42}");
 
+    String dTrigger = nodes.path("d").path("triggerIds").get(0).asText();
+    ApiTestNode.Response trigger =
+        node.get(
+            "/api/v1/triggers/"
+                + org.springframework.web.util.UriUtils.encodePathSegment(
+                    dTrigger, java.nio.charset.StandardCharsets.UTF_8),
+            VIEWER);
+    assertThat(trigger.status()).as(trigger.toString()).isEqualTo(200);
+    assertThat(trigger.json().path("state").asText()).isEqualTo("SUCCESS");
+    ConsoleSession console = ConsoleSession.signIn(node, VIEWER);
+    ConsoleSession.Page page =
+        console.get(
+            "/console/workflow-runs/"
+                + org.springframework.web.util.UriUtils.encodePathSegment(
+                    runId, java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(page.status()).as(page.html()).isEqualTo(200);
+    assertThat(page.html()).contains("id=\"run-state\">SUCCEEDED<", "id=\"node-d\"", "b (SUCCESS)");
+    assertThat(console.get("/console/workflows").html()).contains(id);
+    assertThat(console.get("/console/workflows/" + id).html()).contains(runId);
     JsonNode list = node.get("/api/v1/workflows/" + id + "/runs", VIEWER).json();
     assertThat(list.findValuesAsText("id")).contains(runId);
   }
@@ -397,6 +416,7 @@ class WorkflowEndToEndIT {
               List<String> states = new ArrayList<>();
               node.get("/api/v1/workflows/" + id + "/runs", VIEWER)
                   .json()
+                  .path("items")
                   .forEach(
                       r -> states.add(r.path("state").asText() + " " + r.path("trigger").asText()));
               return states.stream().filter("SUCCEEDED SCHEDULE"::equals).count() >= 2;
@@ -413,6 +433,11 @@ class WorkflowEndToEndIT {
     assertThat(unchanged).contains(id);
     assertThat(again.json().path("created")).isEmpty();
     assertThat(again.json().path("updated")).isEmpty();
+
+    ConsoleSession admin = ConsoleSession.signIn(node, ADMIN);
+    assertThat(admin.get("/console/workflows/" + id).html()).contains("id=\"start-run\"");
+    ConsoleSession.Page started = admin.post("/console/workflows/" + id + "/runs", Map.of());
+    assertThat(started.location()).as(started.toString()).contains("/console/workflow-runs/" + id);
 
     assertThat(node.call("DELETE", "/api/v1/workflows/" + id, null, ADMIN, Map.of()).status())
         .isEqualTo(204);

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -46,6 +47,7 @@ import org.springframework.web.bind.annotation.RestController;
  * not exist for it (404). Writes are audited.
  */
 @RestController
+@ConditionalOnProperty(prefix = "kairos.workflow", name = "enabled", matchIfMissing = true)
 class WorkflowController {
 
   static final String WORKFLOWS = "/api/v1/workflows";
@@ -93,12 +95,13 @@ class WorkflowController {
   }
 
   @GetMapping(path = WORKFLOWS, produces = MediaType.APPLICATION_JSON_VALUE)
-  List<WorkflowView> list(@RequestParam(required = false) String app) {
-    return store.list().stream()
-        .filter(w -> Callers.current().canRead(w.app()))
-        .filter(w -> app == null || app.equals(w.app()))
-        .map(this::view)
-        .toList();
+  WorkflowList<WorkflowView> list(@RequestParam(required = false) String app) {
+    return new WorkflowList<>(
+        store.list().stream()
+            .filter(w -> Callers.current().canRead(w.app()))
+            .filter(w -> app == null || app.equals(w.app()))
+            .map(this::view)
+            .toList());
   }
 
   /** Every workflow the caller may read, as a document {@code POST .../import} takes back. */
@@ -227,7 +230,8 @@ class WorkflowController {
 
   /** The newest runs, newest first. */
   @GetMapping(path = WORKFLOWS + "/{id}/runs", produces = MediaType.APPLICATION_JSON_VALUE)
-  List<RunSummary> runs(@PathVariable String id, @RequestParam(required = false) Integer limit) {
+  WorkflowList<RunSummary> runs(
+      @PathVariable String id, @RequestParam(required = false) Integer limit) {
     find(id);
     int n = limit == null ? 20 : limit;
     if (n < 1 || n > MAX_RUNS_LISTED) {
@@ -238,7 +242,7 @@ class WorkflowController {
     for (String runId : store.recentRuns(id, n)) {
       driver.run(runId).map(RunSummary::of).ifPresent(out::add);
     }
-    return out;
+    return new WorkflowList<>(out);
   }
 
   /** A run: its state and each node's state and trigger ids. */
