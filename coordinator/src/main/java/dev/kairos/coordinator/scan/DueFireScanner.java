@@ -118,6 +118,7 @@ public final class DueFireScanner {
   private final Counter notReady;
   private final Counter skippedFires;
   private final Counter unknownCalendars;
+  private final Counter calendarReads;
 
   public DueFireScanner(
       KairosRedis redis,
@@ -179,6 +180,7 @@ public final class DueFireScanner {
     this.noLiveNodes = meters.counter("kairos.scan.no.live.nodes");
     this.skippedFires = meters.counter("kairos.claims.skipped");
     this.unknownCalendars = meters.counter("kairos.scan.calendars.unknown");
+    this.calendarReads = meters.counter("kairos.scan.calendars.reads");
   }
 
   /**
@@ -395,6 +397,7 @@ public final class DueFireScanner {
       }
       CompletableFuture<CalendarCache.Snapshot> mine = new CompletableFuture<>();
       if (calendarRead.compareAndSet(null, mine)) {
+        calendarReads.increment();
         calendars
             .refresh(async)
             .whenComplete(

@@ -556,6 +556,23 @@ class DueFireScannerIT {
   }
 
   @Test
+  void jobsWithoutCalendarsCostNoCalendarReadAndJobsWithThemOneReadPerPass() {
+    putWindow("few", T0 + 1_000, T0 + 2_000);
+    for (int i = 0; i < 40; i++) {
+      fx.putJob(everySecond("plain-" + i), T0);
+    }
+    DueFireScanner scanner = scanner(fx.redis, ScanConfig.defaults().withBatchSize(10), "n1");
+    scanner.scan(1);
+    assertThat(meters.counter("kairos.scan.calendars.reads").count()).isZero();
+    for (int i = 0; i < 40; i++) {
+      fx.putJob(everySecond("named-" + i).toBuilder().calendars(List.of("few")).build(), T0);
+    }
+    scanner.scan(1); // 40 jobs naming a calendar, over several shards and batches
+    assertThat(meters.counter("kairos.scan.calendars.reads").count()).isEqualTo(1);
+    assertThat(meters.counter("kairos.claims.skipped").count()).isEqualTo(40);
+  }
+
+  @Test
   void aFixedDelayJobWhoseFireIsSkippedMovesOnByItsDelayInsteadOfParking() {
     putWindow("pause", T0, T0 + 1);
     fx.putJob(

@@ -756,6 +756,16 @@ class AdminApiIT {
         "DELETE /api/v1/workflows/{id}",
         List.of(() -> node.call("DELETE", "/api/v1/workflows/" + workflow, null, ADMIN, Map.of())));
 
+    String calendar = "/api/v1/calendars/" + id("doc-calendar");
+    drivers.put(
+        "PUT /api/v1/calendars/{name}",
+        List.of(() -> node.call("PUT", calendar, "{\"dates\":[\"2026-12-25\"]}", ADMIN, Map.of())));
+    drivers.put("GET /api/v1/calendars", List.of(() -> node.get("/api/v1/calendars", VIEWER)));
+    drivers.put("GET /api/v1/calendars/{name}", List.of(() -> node.get(calendar, VIEWER)));
+    drivers.put(
+        "DELETE /api/v1/calendars/{name}",
+        List.of(() -> node.call("DELETE", calendar, null, ADMIN, Map.of())));
+
     Map<String, List<Integer>> documented = new TreeMap<>();
     docs.path("paths")
         .fields()

@@ -1686,6 +1686,16 @@ class AdminApiInputIT {
         new Endpoint("GET", "/api/v1/apps/input-app", null, "READ", "APP"),
         new Endpoint("PUT", "/api/v1/apps/matrix-app", "{\"description\":\"m\"}", "WRITE", "APP"),
         new Endpoint("GET", "/api/v1/cluster", null, "READ", "CLUSTER"),
+        // Calendars are cluster-wide: every role reads them, only an admin writes them.
+        new Endpoint("GET", "/api/v1/calendars", null, "READ", "CLUSTER"),
+        new Endpoint("GET", "/api/v1/calendars/matrix-" + RUN, null, "READ", "CLUSTER"),
+        new Endpoint(
+            "PUT",
+            "/api/v1/calendars/matrix-" + RUN,
+            "{\"weekdays\":[\"SUNDAY\"]}",
+            "WRITE",
+            "CLUSTER"),
+        new Endpoint("DELETE", "/api/v1/calendars/matrix-" + RUN, null, "WRITE", "CLUSTER"),
         new Endpoint("POST", "/api/v1/triggers/" + JOB + ":1/cancel", null, "WRITE", "APP"),
         new Endpoint("GET", "/api/v1/cluster/pause", null, "READ", "CLUSTER"),
         // Pause before resume, so the matrix leaves the cluster running.

@@ -76,9 +76,14 @@ public final class HistoryReader {
         new JobStats.Durations(d.getTimed(), d.getP50(), d.getP90(), d.getP99(), d.getMax()));
   }
 
-  private static boolean isFinal(String state) {
+  /**
+   * Whether a trigger in {@code state} counts as an ended run: SKIPPED is final but no run (a
+   * calendar excluded the fire), so it is shown by state and leaves the success rate alone.
+   */
+  static boolean isFinal(String state) {
     try {
-      return TriggerState.valueOf(state).isTerminal();
+      TriggerState parsed = TriggerState.valueOf(state);
+      return parsed.isTerminal() && parsed != TriggerState.SKIPPED;
     } catch (IllegalArgumentException | NullPointerException e) {
       return false; // a state this version does not know is not counted as final
     }
