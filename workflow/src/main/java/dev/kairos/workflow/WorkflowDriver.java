@@ -41,6 +41,9 @@ public final class WorkflowDriver implements ChainEndListener {
 
   public static final Duration DEFAULT_RUN_RETENTION = Duration.ofDays(7);
 
+  /** Longer than any start takes: a note older than this is a start a dead node left. */
+  static final Duration START_RECOVERY_AFTER = Duration.ofSeconds(10);
+
   private final WorkflowStore store;
   private final AdhocTriggers adhoc;
   private final KairosClock clock;
@@ -60,11 +63,33 @@ public final class WorkflowDriver implements ChainEndListener {
     this.metrics = new WorkflowMetrics(meters);
   }
 
-  /** Starts a run of {@code w} now (the API's "start"): a new run id each call. */
+  /**
+   * Starts a run of {@code w} now (the API's "start"): a new run id each call. The run is noted as
+   * starting before it is written and until its roots are submitted, so a node that dies in between
+   * leaves the leader a note to submit them ({@link #finishStart}).
+   */
   public WorkflowRun startNow(WorkflowDefinition w) {
     long now = clock.nowMs();
     String nonce = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffffffL);
-    return start(w, WorkflowRun.apiId(w.id(), now, nonce), now, "API");
+    String runId = WorkflowRun.apiId(w.id(), now, nonce);
+    store.markStarting(runId, now + START_RECOVERY_AFTER.toMillis());
+    WorkflowRun run = start(w, runId, now, "API");
+    store.startedFully(runId);
+    return run;
+  }
+
+  /**
+   * The leader's side of an API start a node did not finish: submits the run's triggered roots
+   * again (duplicates when they were submitted after all) and forgets the note. A run that was
+   * never written (the node died before) is only forgotten: its caller got no run id.
+   */
+  public void finishStart(String runId) {
+    Optional<WorkflowRun> run = store.run(runId).map(WorkflowStore.Versioned::run);
+    if (run.isPresent() && run.get().state() == RunState.RUNNING) {
+      log.warn("workflow run {}: its start was not finished; submitting its roots", runId);
+      submitAll(run.get(), DagStep.triggeredRoots(run.get()));
+    }
+    store.startedFully(runId);
   }
 
   /**

@@ -12,6 +12,13 @@ public final class WorkflowKeys {
   public static final String VERSIONS = "kairos:{workflows}:versions";
   public static final String DUE = "kairos:{workflows}:due";
 
+  /**
+   * Runs started through the API whose root triggers may not be submitted yet: run id → the time
+   * after which the leader submits them (again). The starting node removes the entry once it has
+   * submitted them; one left behind is a node that died in between.
+   */
+  public static final String STARTING = "kairos:{workflows}:starting";
+
   private WorkflowKeys() {}
 
   /** The newest runs of one workflow: run id → start ms. */

@@ -77,7 +77,10 @@ public final class WorkflowScheduler implements AutoCloseable {
     }
   }
 
-  /** Starts the runs that are due; returns how many due entries it handled. */
+  /**
+   * Starts the runs that are due and finishes the API starts a node left unfinished; returns how
+   * many entries it handled.
+   */
   public int tick() {
     long now = clock.nowMs();
     List<WorkflowStore.Due> due = store.due(now, MAX_PER_TICK);
@@ -91,7 +94,9 @@ public final class WorkflowScheduler implements AutoCloseable {
       OptionalLong next = WorkflowStore.nextFire(w.get(), Math.max(now, d.fireMs()));
       store.advance(d.workflowId(), d.fireMs(), next);
     }
-    return due.size();
+    List<String> unfinished = store.unfinishedStarts(now, MAX_PER_TICK);
+    unfinished.forEach(driver::finishStart);
+    return due.size() + unfinished.size();
   }
 
   @Override

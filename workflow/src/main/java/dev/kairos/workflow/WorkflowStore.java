@@ -181,6 +181,28 @@ public final class WorkflowStore {
     return r == 1L;
   }
 
+  /** Notes that run {@code runId} is starting; the leader finishes it after {@code afterMs}. */
+  public void markStarting(String runId, long afterMs) {
+    redis.sync().zadd(WorkflowKeys.STARTING, (double) afterMs, runId);
+  }
+
+  /** The run's roots are submitted: no recovery needed. */
+  public void startedFully(String runId) {
+    redis.sync().zrem(WorkflowKeys.STARTING, runId);
+  }
+
+  /**
+   * Up to {@code limit} runs whose start was left unfinished at {@code nowMs}: one ZRANGEBYSCORE.
+   */
+  public List<String> unfinishedStarts(long nowMs, int limit) {
+    return redis
+        .sync()
+        .zrangebyscore(
+            WorkflowKeys.STARTING,
+            Range.create(Double.NEGATIVE_INFINITY, (double) nowMs),
+            Limit.create(0, limit));
+  }
+
   /** Creates the run; false when a run with its id exists already. */
   public boolean createRun(WorkflowRun run) {
     Long r =

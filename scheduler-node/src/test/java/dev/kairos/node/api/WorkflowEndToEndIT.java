@@ -496,4 +496,45 @@ class WorkflowEndToEndIT {
     assertThat(runsOf(b)).hasSize(1);
     assertThat(runsOf(c)).hasSize(1);
   }
+
+  /**
+   * The crash window of an API start: the run is written (its root marked TRIGGERED) and the node
+   * dies before submitting the root. The note it wrote first makes the leader's schedule tick
+   * submit the root; the run then ends SUCCEEDED with each node run once.
+   */
+  @Test
+  void anApiStartANodeLeftUnfinishedIsFinishedByTheLeader() {
+    String a = job("u-a", "ok");
+    String b = job("u-b", "ok");
+    String id = newId("unfinished");
+    assertThat(
+            node.post(
+                    "/api/v1/workflows",
+                    workflow(
+                        id,
+                        APP,
+                        null,
+                        List.of(node("a", a, false), node("b", b, false)),
+                        List.of(edge("a", "b", null))),
+                    ADMIN)
+                .status())
+        .isEqualTo(201);
+    WorkflowStore store = node.context().getBean(WorkflowStore.class);
+    WorkflowDefinition definition = store.get(id).orElseThrow();
+    long now = System.currentTimeMillis();
+    String runId = WorkflowRun.apiId(id, now, "dead1");
+    // What startNow writes before the node died: the note (due at once here, instead of after the
+    // recovery delay), then the run with its root marked TRIGGERED; no trigger submitted.
+    store.markStarting(runId, now - 1);
+    assertThat(
+            store.createRun(
+                DagStep.start(WorkflowRun.of(runId, definition, now, "API", now), now).run()))
+        .isTrue();
+
+    JsonNode run = ended(runId);
+    assertThat(run.path("state").asText()).isEqualTo("SUCCEEDED");
+    assertThat(runsOf(a)).hasSize(1);
+    assertThat(runsOf(b)).hasSize(1);
+    assertThat(store.unfinishedStarts(Long.MAX_VALUE, 10)).doesNotContain(runId);
+  }
 }
