@@ -9,7 +9,7 @@ import java.util.Optional;
  * the watch that judges them while the node leads (absent without the history, or when {@code
  * kairos.objectives.enabled=false}).
  */
-final class NodeObjectives implements AutoCloseable {
+public final class NodeObjectives implements AutoCloseable {
 
   private final LatenessHistory history;
   private final ObjectiveWatch watch;
@@ -25,7 +25,7 @@ final class NodeObjectives implements AutoCloseable {
     }
   }
 
-  Optional<LatenessHistory> history() {
+  public Optional<LatenessHistory> history() {
     return Optional.ofNullable(history);
   }
 

@@ -533,6 +533,9 @@ class AdminApiIT {
         "GET /api/v1/jobs/{id}/triggers",
         List.of(() -> node.get("/api/v1/jobs/" + job + "/triggers", VIEWER)));
     drivers.put(
+        "GET /api/v1/jobs/{id}/lateness",
+        List.of(() -> node.get("/api/v1/jobs/" + job + "/lateness", VIEWER)));
+    drivers.put(
         "POST /api/v1/schedules/preview",
         List.of(
             () ->

@@ -44,6 +44,7 @@ class AdminApiInputIT {
 
   private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
   private static final String JOB = "input-" + RUN;
+  private static final String WORKFLOW = "input-wf-" + RUN;
   private static final int MAX_BATCH = 5;
   private static final String MAX_BODY = "256KB";
 
@@ -102,6 +103,16 @@ class AdminApiInputIT {
     ApiTestNode.Response now = node.post("/api/v1/jobs/" + JOB + "/trigger", null, ADMIN);
     assertThat(now.status()).as(now.toString()).isEqualTo(202);
     waitingTrigger = now.json().path("triggerId").asText();
+    ApiTestNode.Response workflow =
+        node.post(
+            "/api/v1/workflows",
+            "{\"id\":\""
+                + WORKFLOW
+                + "\",\"app\":\"input-app\",\"nodes\":[{\"name\":\"only\",\"jobId\":\""
+                + JOB
+                + "\"}],\"edges\":[]}",
+            ADMIN);
+    assertThat(workflow.status()).as(workflow.toString()).isEqualTo(201);
     runtimeViewer = createToken("runtime-viewer", "VIEWER").path("token").asText();
     operatorIn = createToken("op-in", "OPERATOR", "input-app", "matrix-app").path("token").asText();
     viewerIn = createToken("viewer-in", "VIEWER", "input-app").path("token").asText();
@@ -1657,6 +1668,19 @@ class AdminApiInputIT {
         new Endpoint("GET", job + "/next-fires", null, "READ", "APP"),
         new Endpoint("GET", job + "/triggers", null, "READ", "APP"),
         new Endpoint("GET", job + "/lateness", null, "READ", "APP"),
+        new Endpoint("GET", job + "/backfills", null, "READ", "APP"),
+        new Endpoint(
+            "POST",
+            job + "/backfills",
+            "{\"from\":\"2026-01-01T00:00:00Z\",\"to\":\"2026-01-01T00:01:00Z\"}",
+            "WRITE",
+            "APP"),
+        new Endpoint("GET", "/api/v1/backfills/" + JOB + "@1-2", null, "READ", "APP"),
+        new Endpoint("GET", "/api/v1/workflows", null, "READ", "LIST"),
+        new Endpoint("GET", "/api/v1/workflows/export", null, "READ", "LIST"),
+        new Endpoint("GET", "/api/v1/workflows/" + WORKFLOW, null, "READ", "APP"),
+        new Endpoint("GET", "/api/v1/workflows/" + WORKFLOW + "/runs", null, "READ", "APP"),
+        new Endpoint("POST", "/api/v1/workflows/" + WORKFLOW + "/runs", null, "WRITE", "APP"),
         new Endpoint(
             "POST",
             "/api/v1/schedules/preview",

@@ -1,4 +1,4 @@
-package dev.kairos.node.objective;
+package dev.kairos.node.api.objective;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.kairos.core.model.LatenessObjective;

@@ -1,4 +1,4 @@
-package dev.kairos.node.objective;
+package dev.kairos.node.api.objective;
 
 import dev.kairos.core.alarm.AlarmRecipients;
 import dev.kairos.core.error.KairosException;
@@ -11,6 +11,7 @@ import dev.kairos.node.api.problem.ApiProblemException;
 import dev.kairos.node.api.problem.ProblemType;
 import dev.kairos.node.api.web.Callers;
 import dev.kairos.node.api.web.JobIds;
+import dev.kairos.node.objective.NodeObjectives;
 import dev.kairos.objectives.JobObjective;
 import dev.kairos.objectives.LatenessHistory;
 import dev.kairos.objectives.ObjectiveStatus;
