@@ -108,6 +108,7 @@ class ConsoleBrowserIT {
     console.executorsAndCluster();
     console.dashboardCountsTheFires();
     console.exportAndImportJobs();
+    console.calendarsObjectivesBackfillsAndWorkflows();
     console.aPostWithoutTheCsrfTokenIsRefused();
     console.signOut();
 
@@ -311,6 +312,120 @@ class ConsoleBrowserIT {
       assertThat(lines.get(lines.size() - 1).getText()).contains("step 20 of 20");
       assertThat(driver.findElements(By.id("trigger-log-poll"))).as("tailing stopped").isEmpty();
       waitFor("the final state", ExpectedConditions.textToBe(By.id("trigger-state"), "SUCCESS"));
+    }
+
+    /**
+     * Issue #36 in the console: a job whose calendar excludes every day shows each next fire as
+     * skipped and its lateness objective; a backfill started from its page runs its past fires; a
+     * workflow started from its page ends SUCCEEDED with each node's state on the run's graph.
+     */
+    void calendarsObjectivesBackfillsAndWorkflows() throws Exception {
+      String calendar = "console-every-day-" + RUN;
+      assertThat(
+              apiPut(
+                      "/api/v1/calendars/" + calendar,
+                      "{\"weekdays\":[\"MONDAY\",\"TUESDAY\",\"WEDNESDAY\",\"THURSDAY\","
+                          + "\"FRIDAY\",\"SATURDAY\",\"SUNDAY\"]}")
+                  .statusCode())
+          .isEqualTo(200);
+      String skipped = JOB + "-cal";
+      assertThat(
+              api(
+                      "/api/v1/jobs",
+                      "{\"id\":\""
+                          + skipped
+                          + "\",\"app\":\"demo\",\"handler\":\"demoFast\",\"scheduleType\":"
+                          + "\"CRON\",\"schedule\":\"0 0 * * * *\",\"calendars\":[\""
+                          + calendar
+                          + "\"],\"latenessObjective\":{\"thresholdMs\":1000}}")
+                  .statusCode())
+          .isEqualTo(201);
+      driver.get(base + "/console/jobs/" + skipped);
+      waitFor("the job page", ExpectedConditions.textToBe(By.id("job-id"), skipped));
+      List<WebElement> fires = driver.findElements(By.cssSelector("#next-fires li"));
+      assertThat(fires).isNotEmpty();
+      assertThat(fires).allSatisfy(f -> assertThat(f.getText()).contains("skipped: calendar"));
+      assertThat(driver.findElement(By.id("lateness-objective")).getText())
+          .isEqualTo("p99 ≤ 1000 ms over 1 h");
+      assertThat(driver.findElement(By.id("lateness-verdict")).getText()).isEqualTo("NO_DATA");
+
+      // Its fires of two to four hours ago, run now as a backfill (a calendar does not thin it).
+      java.time.Instant to =
+          java.time.Instant.now()
+              .truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+              .minus(Duration.ofHours(2));
+      type(By.id("backfill-from"), to.minus(Duration.ofHours(2)).toString());
+      type(By.id("backfill-to"), to.toString());
+      type(By.id("backfill-concurrency"), "2");
+      driver.findElement(By.id("start-backfill")).click();
+      new WebDriverWait(driver, FIRE_WAIT)
+          .withMessage("the backfill of " + skipped + " SUCCEEDED on its job page")
+          .until(
+              d -> {
+                d.navigate().refresh();
+                return d.findElements(By.cssSelector("#backfill-table tbody tr")).stream()
+                    .anyMatch(
+                        r -> r.getText().contains("SUCCEEDED") && r.getText().contains("3 / 3"));
+              });
+      browser.screenshot("14-job-calendar-backfill");
+
+      for (String node : List.of("a", "b", "c")) {
+        assertThat(
+                api(
+                        "/api/v1/jobs",
+                        "{\"id\":\""
+                            + JOB
+                            + "-wf-"
+                            + node
+                            + "\",\"app\":\"demo\",\"handler\":\"demoFast\"}")
+                    .statusCode())
+            .isEqualTo(201);
+      }
+      String workflow = "console-wf-" + RUN;
+      assertThat(
+              api(
+                      "/api/v1/workflows",
+                      "{\"id\":\""
+                          + workflow
+                          + "\",\"app\":\"demo\",\"nodes\":["
+                          + "{\"name\":\"a\",\"jobId\":\""
+                          + JOB
+                          + "-wf-a\"},{\"name\":\"b\",\"jobId\":\""
+                          + JOB
+                          + "-wf-b\"},{\"name\":\"c\",\"jobId\":\""
+                          + JOB
+                          + "-wf-c\"}],\"edges\":[{\"from\":\"a\",\"to\":\"b\"},"
+                          + "{\"from\":\"a\",\"to\":\"c\"}]}")
+                  .statusCode())
+          .isEqualTo(201);
+      driver.findElement(By.id("nav-workflows")).click();
+      waitFor("the workflow list", ExpectedConditions.presenceOfElementLocated(By.id("workflows")));
+      driver.findElement(By.linkText(workflow)).click();
+      waitFor("the workflow page", ExpectedConditions.elementToBeClickable(By.id("start-run")));
+      driver.findElement(By.id("start-run")).click();
+      new WebDriverWait(driver, FIRE_WAIT)
+          .withMessage("the workflow run SUCCEEDED on its page")
+          .until(
+              d -> {
+                d.navigate().refresh();
+                List<WebElement> state = d.findElements(By.id("run-state"));
+                return !state.isEmpty() && state.get(0).getText().equals("SUCCEEDED");
+              });
+      for (String node : List.of("a", "b", "c")) {
+        assertThat(driver.findElement(By.id("node-" + node)).getText()).contains("SUCCESS");
+      }
+      browser.screenshot("15-workflow-run");
+    }
+
+    private java.net.http.HttpResponse<String> apiPut(String path, String json) throws Exception {
+      var request =
+          java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + path))
+              .header("Authorization", "Bearer " + ADMIN)
+              .header("Content-Type", "application/json")
+              .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(json))
+              .build();
+      return java.net.http.HttpClient.newHttpClient()
+          .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     private java.net.http.HttpResponse<String> api(String path, String json) throws Exception {
