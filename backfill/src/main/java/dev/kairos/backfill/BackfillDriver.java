@@ -250,6 +250,11 @@ public final class BackfillDriver implements AutoCloseable {
       if (adhoc.waitingDueMs(id).isPresent()) {
         return Optional.of(id); // submitted, not claimed yet
       }
+      // The leader's claim takes the request off the ad-hoc set and writes the record in one
+      // script: a claim between the record read above and the ad-hoc read finds the record now.
+      if (redis.sync().exists(RedisKeys.trigger(keys.shardOf(id.jobId()), id.value())) == 1L) {
+        return Optional.of(id); // claimed meanwhile: judged at the next tick
+      }
       if (id.retryNumber() > 0 && retryMayStillCome(id, job, now)) {
         return Optional.of(id);
       }
