@@ -1,10 +1,13 @@
 package dev.kairos.devinfra;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
+import org.awaitility.core.ThrowingRunnable;
 import org.hamcrest.BaseMatcher;
 import org.hamcrest.Description;
 import org.hamcrest.Matcher;
@@ -73,6 +76,39 @@ public final class Poll {
       throw new IllegalStateException(
           "timed out after " + timeout + " waiting for " + what + ": " + e.getMessage(),
           e.getCause());
+    }
+  }
+
+  /**
+   * Checks {@code assertion} every {@code step} for {@code period}, and fails at its first failure
+   * with that failure: a state that must last (a leader that stays, a trigger that keeps waiting),
+   * where {@link #until} waits for one that must come.
+   */
+  public static void holds(
+      Duration period, Duration step, String what, ThrowingRunnable assertion) {
+    AtomicReference<Throwable> broken = new AtomicReference<>();
+    try {
+      Awaitility.await(what)
+          .atMost(period.plus(step).plus(Duration.ofSeconds(1)))
+          .during(period)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(step)
+          .pollInSameThread()
+          .failFast(
+              what + " stopped holding",
+              () -> {
+                try {
+                  assertion.run();
+                  return false;
+                } catch (Throwable t) {
+                  broken.set(t);
+                  return true;
+                }
+              })
+          .until(() -> true);
+    } catch (TerminalFailureException e) {
+      Throwable cause = broken.get();
+      throw new AssertionError(what + " stopped holding: " + cause.getMessage(), cause);
     }
   }
 

@@ -85,4 +85,35 @@ class PollTest {
         .isInstanceOf(UnsupportedOperationException.class);
     assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(5));
   }
+
+  @Test
+  void holdsChecksForTheWholePeriod() {
+    AtomicInteger checks = new AtomicInteger();
+    long began = System.nanoTime();
+
+    Poll.holds(Duration.ofMillis(300), STEP, "always true", checks::incrementAndGet);
+
+    assertThat(Duration.ofNanos(System.nanoTime() - began))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(300));
+    assertThat(checks.get()).isGreaterThan(5);
+  }
+
+  @Test
+  void holdsFailsAtTheFirstFailureWithIt() {
+    AtomicInteger checks = new AtomicInteger();
+    long began = System.nanoTime();
+
+    assertThatThrownBy(
+            () ->
+                Poll.holds(
+                    Duration.ofSeconds(30),
+                    STEP,
+                    "the count stays below 3",
+                    () -> assertThat(checks.incrementAndGet()).isLessThan(3)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("the count stays below 3 stopped holding")
+        .hasMessageContaining("3");
+    assertThat(checks.get()).isEqualTo(3);
+    assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(10));
+  }
 }
