@@ -12,7 +12,6 @@ import dev.kairos.alarm.AlarmService;
 import dev.kairos.alarm.AlarmWindow;
 import dev.kairos.alarm.RedisAlarmWindow;
 import dev.kairos.core.model.JobDefinition;
-import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
@@ -21,12 +20,8 @@ import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.mq.executor.ExecutorSettings;
-import dev.kairos.mq.executor.KairosExecutor;
-import dev.kairos.mq.route.TopicAdmin;
-import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.node.KairosNodeApplication;
-import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.node.testing.InProcessExecutors;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import java.time.Duration;
@@ -79,8 +74,7 @@ class FailingJobAlarmEndToEndIT {
       };
   private AlarmReceiver receiver;
   private ConfigurableApplicationContext node;
-  private KairosRedis redis;
-  private KairosExecutor executor;
+  private InProcessExecutors executors;
   private JobStore jobs;
   private AlarmMetrics metrics;
 
@@ -90,11 +84,6 @@ class FailingJobAlarmEndToEndIT {
 
   @BeforeAll
   void start() throws Exception {
-    try (TopicAdmin admin = new TopicAdmin(infra.rocketMq().nameServerAddress(), "kairos")) {
-      admin.start();
-      admin.ensureTopic(TopicNames.handlerTopic(app, "fail"), QUEUES, Duration.ofSeconds(40));
-      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
-    }
     receiver = new AlarmReceiver();
     // Reserved by FreePorts and never bound: connections to it are refused, as to a host that is
     // down.
@@ -122,20 +111,16 @@ class FailingJobAlarmEndToEndIT {
     ((Logger) LoggerFactory.getLogger(AlarmService.class)).addAppender(appender);
     jobs = node.getBean(JobStore.class);
     metrics = node.getBean(AlarmMetrics.class);
-    redis = KairosRedis.connect(infra.redisCluster().uris(), true, Duration.ofSeconds(5));
-    executor =
-        new KairosExecutor(
-            redis,
-            ExecutorSettings.of(
-                SlotLeaseConfig.of(app, "alarm-e2e-executor", "localhost", List.of("fail"))
-                    .withSlotCount(QUEUES),
-                infra.rocketMq().nameServerAddress()),
-            Map.of(
+    executors =
+        InProcessExecutors.builder(infra, app)
+            .name("alarm-e2e-executor")
+            .slots(QUEUES)
+            .handler(
                 "fail",
                 ctx -> {
                   throw new IllegalStateException("fails on purpose");
-                }));
-    executor.start();
+                })
+            .start();
     jobs.create(
         JobDefinition.builder(jobId)
             .app(app)
@@ -151,11 +136,8 @@ class FailingJobAlarmEndToEndIT {
     if (jobs != null) {
       jobs.disable(jobId);
     }
-    if (executor != null) {
-      executor.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (executors != null) {
+      executors.close();
     }
     if (node != null) {
       node.close();
@@ -180,7 +162,7 @@ class FailingJobAlarmEndToEndIT {
    */
   private List<String> failuresInRaiseOrder() {
     String stream = RedisKeys.events(jobs.keys().shardOf(jobId));
-    return redis.sync().xrange(stream, Range.create("-", "+")).stream()
+    return executors.redis().sync().xrange(stream, Range.create("-", "+")).stream()
         .map(StreamMessage::getBody)
         .filter(b -> "TRIGGER_ENDED".equals(b.get("type")))
         .filter(b -> FAILED.contains(b.get("state")))
@@ -246,7 +228,7 @@ class FailingJobAlarmEndToEndIT {
         .isGreaterThan(2L * delivered.size());
     // The node's window is the cluster's (in Redis), and Redis decided every alarm.
     assertThat(node.getBean(AlarmWindow.class)).isInstanceOf(RedisAlarmWindow.class);
-    assertThat(redis.sync().hget(RedisKeys.alarmWindow(key), "openedMs")).isNotNull();
+    assertThat(executors.redis().sync().hget(RedisKeys.alarmWindow(key), "openedMs")).isNotNull();
     for (String reason : List.of("timeout", "error", "interrupted")) {
       assertThat(metrics.count("kairos.alarm.dedup.fallback", "reason", reason)).isZero();
     }

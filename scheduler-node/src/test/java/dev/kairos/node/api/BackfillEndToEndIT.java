@@ -7,23 +7,16 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kairos.core.model.TriggerId;
-import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.mq.executor.ExecutorSettings;
 import dev.kairos.mq.executor.JobHandler;
-import dev.kairos.mq.executor.KairosExecutor;
-import dev.kairos.mq.route.TopicAdmin;
-import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.node.testing.InProcessExecutors;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,19 +50,10 @@ class BackfillEndToEndIT {
   private static final CountDownLatch release = new CountDownLatch(1);
 
   private static ApiTestNode node;
-  private static KairosRedis redis;
-  private static final List<KairosExecutor> executors = new ArrayList<>();
+  private static InProcessExecutors executors;
 
   @BeforeAll
   static void start(EmbeddedInfrastructure infra) {
-    List<String> handlers = List.of("work", "hold");
-    try (TopicAdmin admin = new TopicAdmin(infra.rocketMq().nameServerAddress(), "kairos")) {
-      admin.start();
-      for (String h : handlers) {
-        admin.ensureTopic(TopicNames.handlerTopic(APP, h), SLOTS, Duration.ofSeconds(40));
-      }
-      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
-    }
     Map<String, String> overrides = new LinkedHashMap<>();
     overrides.put("kairos.node.name", "bf-node-" + RUN);
     overrides.put("kairos.zookeeper.root-path", "/kairos-bf-" + RUN);
@@ -82,33 +66,21 @@ class BackfillEndToEndIT {
     // page), which would wait Hikari's 3 s for a connection per call.
     overrides.put("spring.datasource.hikari.connection-timeout", "250");
     node = ApiTestNode.start(infra, overrides);
-    redis = KairosRedis.connect(infra.redisCluster().uris(), true, Duration.ofSeconds(5));
-    Map<String, JobHandler> bodies =
-        Map.of(
-            "work", recorded(ctx -> Thread.sleep(400)),
-            "hold", recorded(ctx -> release.await(30, TimeUnit.SECONDS)));
-    for (int i = 0; i < SLOTS; i++) {
-      KairosExecutor executor =
-          new KairosExecutor(
-              redis,
-              ExecutorSettings.of(
-                  SlotLeaseConfig.of(APP, "bf-exec-" + i, "localhost", handlers)
-                      .withSlotCount(SLOTS),
-                  infra.rocketMq().nameServerAddress()),
-              bodies);
-      executor.start();
-      executors.add(executor);
-    }
+    executors =
+        InProcessExecutors.builder(infra, APP)
+            .name("bf-exec")
+            .slots(SLOTS)
+            .executors(SLOTS)
+            .handler("work", recorded(ctx -> Thread.sleep(400)))
+            .handler("hold", recorded(ctx -> release.await(30, TimeUnit.SECONDS)))
+            .start();
   }
 
   @AfterAll
   static void stop() {
     release.countDown();
-    for (int i = executors.size() - 1; i >= 0; i--) {
-      executors.get(i).close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (executors != null) {
+      executors.close();
     }
     if (node != null) {
       node.close();

@@ -13,11 +13,7 @@ import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.mq.executor.ExecutorSettings;
-import dev.kairos.mq.executor.KairosExecutor;
-import dev.kairos.mq.route.TopicAdmin;
-import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.node.testing.InProcessExecutors;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -55,18 +51,13 @@ class CalendarEndToEndIT {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
 
   private static ApiTestNode node;
+  private static InProcessExecutors executors;
   private static KairosRedis redis;
-  private static KairosExecutor executor;
   private static String operator;
   private static final Set<String> ran = ConcurrentHashMap.newKeySet();
 
   @BeforeAll
   static void start(EmbeddedInfrastructure infra) throws Exception {
-    try (TopicAdmin admin = new TopicAdmin(infra.rocketMq().nameServerAddress(), "kairos")) {
-      admin.start();
-      admin.ensureTopic(TopicNames.handlerTopic(APP, HANDLER), QUEUES, Duration.ofSeconds(40));
-      admin.ensureTopic(TopicNames.RESULTS, TopicNames.RESULTS_QUEUES, Duration.ofSeconds(40));
-    }
     Map<String, String> overrides = new LinkedHashMap<>();
     overrides.put("kairos.node.name", "cal-it-" + RUN);
     overrides.put("kairos.zookeeper.root-path", "/kairos-cal-it-" + RUN);
@@ -74,16 +65,13 @@ class CalendarEndToEndIT {
     overrides.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
     overrides.put("kairos.fire.broker-cluster", "kairos");
     node = ApiTestNode.start(infra, overrides);
-    redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(5));
-    executor =
-        new KairosExecutor(
-            redis,
-            ExecutorSettings.of(
-                SlotLeaseConfig.of(APP, "cal-executor-" + RUN, "localhost", List.of(HANDLER))
-                    .withSlotCount(QUEUES),
-                infra.rocketMq().nameServerAddress()),
-            Map.of(HANDLER, ctx -> ran.add(ctx.triggerId())));
-    executor.start();
+    executors =
+        InProcessExecutors.builder(infra, APP)
+            .name("cal-executor-" + RUN)
+            .slots(QUEUES)
+            .handler(HANDLER, ctx -> ran.add(ctx.triggerId()))
+            .start();
+    redis = executors.redis();
     ApiTestNode.Response token =
         node.post(
             "/api/v1/tokens",
@@ -100,11 +88,8 @@ class CalendarEndToEndIT {
 
   @AfterAll
   static void stop() {
-    if (executor != null) {
-      executor.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (executors != null) {
+      executors.close();
     }
     if (node != null) {
       node.close();

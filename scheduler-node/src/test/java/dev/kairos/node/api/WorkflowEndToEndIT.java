@@ -10,18 +10,13 @@ import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.RetryBackoff;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.model.TriggerState;
-import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.store.JobStore;
 import dev.kairos.devinfra.EmbeddedInfrastructure;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.mq.executor.ExecutorSettings;
-import dev.kairos.mq.executor.JobHandler;
-import dev.kairos.mq.executor.KairosExecutor;
-import dev.kairos.mq.route.TopicAdmin;
-import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.node.testing.InProcessExecutors;
+import dev.kairos.node.testing.InProcessExecutors.Run;
 import dev.kairos.workflow.DagStep;
 import dev.kairos.workflow.WorkflowDefinition;
 import dev.kairos.workflow.WorkflowDriver;
@@ -33,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,15 +47,9 @@ class WorkflowEndToEndIT {
   private static final int QUEUES = 2;
   private static final Duration WAIT = Duration.ofSeconds(40);
 
-  /** One handler run as the executor saw it. */
-  record Run(
-      String triggerId, String jobId, int attempt, String params, long startMs, long endMs) {}
-
   private final EmbeddedInfrastructure infra;
-  private final List<Run> runs = new CopyOnWriteArrayList<>();
   private ApiTestNode node;
-  private KairosRedis redis;
-  private KairosExecutor executor;
+  private InProcessExecutors executors;
   private JobStore jobs;
 
   WorkflowEndToEndIT(EmbeddedInfrastructure infra) {
@@ -70,14 +58,6 @@ class WorkflowEndToEndIT {
 
   @BeforeAll
   void start() {
-    List<String> handlers = List.of("emit", "ok", "flaky", "fail");
-    try (TopicAdmin admin = new TopicAdmin(infra.rocketMq().nameServerAddress(), "kairos")) {
-      admin.start();
-      for (String h : handlers) {
-        admin.ensureTopic(TopicNames.handlerTopic(APP, h), QUEUES, Duration.ofSeconds(40));
-      }
-      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
-    }
     node =
         ApiTestNode.start(
             infra,
@@ -90,60 +70,35 @@ class WorkflowEndToEndIT {
                 "kairos.lifecycle.poll-interval", "50ms",
                 "kairos.workflow.schedule-tick", "200ms"));
     jobs = node.context().getBean(JobStore.class);
-    redis = KairosRedis.connect(infra.redisCluster().uris(), true, Duration.ofSeconds(5));
-    executor =
-        new KairosExecutor(
-            redis,
-            ExecutorSettings.of(
-                SlotLeaseConfig.of(APP, "wf-executor", "localhost", handlers).withSlotCount(QUEUES),
-                infra.rocketMq().nameServerAddress()),
-            Map.of(
-                "emit", recorded(ctx -> ctx.log().setMessage("{\"rows\":42}")),
-                "ok", recorded(ctx -> Thread.sleep(150)),
+    executors =
+        InProcessExecutors.builder(infra, APP)
+            .name("wf-executor")
+            .slots(QUEUES)
+            .handler("emit", ctx -> ctx.log().setMessage("{\"rows\":42}"))
+            .handler("ok", ctx -> Thread.sleep(150))
+            .handler(
                 "flaky",
-                    recorded(
-                        ctx -> {
-                          if (ctx.attempt() < 3) {
-                            throw new IllegalStateException("attempt " + ctx.attempt() + " fails");
-                          }
-                        }),
+                ctx -> {
+                  if (ctx.attempt() < 3) {
+                    throw new IllegalStateException("attempt " + ctx.attempt() + " fails");
+                  }
+                })
+            .handler(
                 "fail",
-                    recorded(
-                        ctx -> {
-                          throw new IllegalStateException("always fails");
-                        })));
-    executor.start();
+                ctx -> {
+                  throw new IllegalStateException("always fails");
+                })
+            .start();
   }
 
   @AfterAll
   void stop() {
-    if (executor != null) {
-      executor.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (executors != null) {
+      executors.close();
     }
     if (node != null) {
       node.close();
     }
-  }
-
-  private JobHandler recorded(JobHandler body) {
-    return ctx -> {
-      long start = System.currentTimeMillis();
-      try {
-        body.execute(ctx);
-      } finally {
-        runs.add(
-            new Run(
-                ctx.triggerId(),
-                ctx.jobId(),
-                ctx.attempt(),
-                ctx.params(),
-                start,
-                System.currentTimeMillis()));
-      }
-    };
   }
 
   private static String newId(String prefix) {
@@ -167,7 +122,7 @@ class WorkflowEndToEndIT {
   }
 
   private List<Run> runsOf(String jobId) {
-    return runs.stream().filter(r -> r.jobId().equals(jobId)).toList();
+    return executors.runsOf(jobId);
   }
 
   private static String node(String name, String jobId, boolean passResult) {

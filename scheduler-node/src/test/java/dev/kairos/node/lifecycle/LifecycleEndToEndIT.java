@@ -14,12 +14,9 @@ import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
 import dev.kairos.lifecycle.LifecycleConfig;
-import dev.kairos.mq.executor.ExecutorSettings;
-import dev.kairos.mq.executor.JobHandler;
-import dev.kairos.mq.executor.KairosExecutor;
-import dev.kairos.mq.route.TopicAdmin;
-import dev.kairos.mq.slot.SlotLeaseConfig;
 import dev.kairos.node.KairosNodeApplication;
+import dev.kairos.node.testing.InProcessExecutors;
+import dev.kairos.node.testing.InProcessExecutors.Run;
 import dev.kairos.protocol.adhoc.AdhocTriggers;
 import dev.kairos.protocol.message.MessageCodec;
 import dev.kairos.protocol.message.TopicNames;
@@ -32,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
@@ -58,15 +54,10 @@ class LifecycleEndToEndIT {
   private static final int QUEUES = 2;
   private static final Duration WAIT = Duration.ofSeconds(60);
 
-  /** One handler run as the executor saw it (local wall clock, one JVM). */
-  record Run(
-      String triggerId, String jobId, int attempt, String params, long startMs, long endMs) {}
-
   private final EmbeddedInfrastructure infra;
-  private final List<Run> runs = new CopyOnWriteArrayList<>();
   private ConfigurableApplicationContext node;
+  private InProcessExecutors executors;
   private KairosRedis redis;
-  private KairosExecutor executor;
   private JobStore jobs;
   private AdhocTriggers adhoc;
   private RedisKeys keys;
@@ -77,14 +68,6 @@ class LifecycleEndToEndIT {
 
   @BeforeAll
   void start() throws Exception {
-    List<String> handlers = List.of("flaky", "sleepy", "ok", "fail", "echo");
-    try (TopicAdmin admin = new TopicAdmin(infra.rocketMq().nameServerAddress(), "kairos")) {
-      admin.start();
-      for (String h : handlers) {
-        admin.ensureTopic(TopicNames.handlerTopic(APP, h), QUEUES, Duration.ofSeconds(40));
-      }
-      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
-    }
     Map<String, String> properties = new LinkedHashMap<>(infra.springProperties());
     properties.put("server.port", "0");
     properties.put("kairos.node.name", "life-node");
@@ -102,62 +85,37 @@ class LifecycleEndToEndIT {
     jobs = node.getBean(JobStore.class);
     adhoc = node.getBean(AdhocTriggers.class);
     keys = jobs.keys();
-    redis = KairosRedis.connect(infra.redisCluster().uris(), true, Duration.ofSeconds(5));
-    executor =
-        new KairosExecutor(
-            redis,
-            ExecutorSettings.of(
-                SlotLeaseConfig.of(APP, "life-executor", "localhost", handlers)
-                    .withSlotCount(QUEUES),
-                infra.rocketMq().nameServerAddress()),
-            Map.of(
+    executors =
+        InProcessExecutors.builder(infra, APP)
+            .name("life-executor")
+            .slots(QUEUES)
+            .handler(
                 "flaky",
-                    recorded(
-                        ctx -> {
-                          if (ctx.attempt() < 3) {
-                            throw new IllegalStateException("attempt " + ctx.attempt() + " fails");
-                          }
-                        }),
-                "sleepy", recorded(ctx -> Thread.sleep(1_000)),
-                "ok", recorded(ctx -> {}),
+                ctx -> {
+                  if (ctx.attempt() < 3) {
+                    throw new IllegalStateException("attempt " + ctx.attempt() + " fails");
+                  }
+                })
+            .handler("sleepy", ctx -> Thread.sleep(1_000))
+            .handler("ok", ctx -> {})
+            .handler(
                 "fail",
-                    recorded(
-                        ctx -> {
-                          throw new IllegalStateException("always fails");
-                        }),
-                "echo", recorded(ctx -> {})));
-    executor.start();
+                ctx -> {
+                  throw new IllegalStateException("always fails");
+                })
+            .handler("echo", ctx -> {})
+            .start();
+    redis = executors.redis();
   }
 
   @AfterAll
   void stop() {
-    if (executor != null) {
-      executor.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (executors != null) {
+      executors.close();
     }
     if (node != null) {
       node.close();
     }
-  }
-
-  private JobHandler recorded(JobHandler body) {
-    return ctx -> {
-      long start = System.currentTimeMillis();
-      try {
-        body.execute(ctx);
-      } finally {
-        runs.add(
-            new Run(
-                ctx.triggerId(),
-                ctx.jobId(),
-                ctx.attempt(),
-                ctx.params(),
-                start,
-                System.currentTimeMillis()));
-      }
-    };
   }
 
   private static String newId(String prefix) {
@@ -165,7 +123,7 @@ class LifecycleEndToEndIT {
   }
 
   private List<Run> runsOf(String jobId) {
-    return runs.stream().filter(r -> r.jobId().equals(jobId)).toList();
+    return executors.runsOf(jobId);
   }
 
   private Map<String, String> record(String triggerId) {
