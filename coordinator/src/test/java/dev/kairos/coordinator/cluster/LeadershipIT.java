@@ -8,6 +8,7 @@ import dev.kairos.coordinator.assign.LiveNodes;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.devinfra.EmbeddedRedisCluster;
 import dev.kairos.devinfra.EmbeddedZooKeeper;
+import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
@@ -26,6 +27,9 @@ import org.junit.jupiter.api.Test;
 class LeadershipIT {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
+
+  /** How often a state that must last is checked. */
+  private static final Duration HOLD_STEP = Duration.ofMillis(10);
 
   private final EmbeddedZooKeeper zk;
   private final EmbeddedRedisCluster cluster;
@@ -90,11 +94,14 @@ class LeadershipIT {
     long term = leader.manager.leadingTerm();
     awaitAgreement(all, term);
     // Heartbeats keep it that way for several leader timeouts.
-    long until = System.nanoTime() + TestNode.LEADER_TIMEOUT.multipliedBy(4).toNanos();
-    while (System.nanoTime() < until) {
-      assertThat(leaders(all)).containsExactly(leader);
-      assertThat(leader.manager.leadingTerm()).isEqualTo(term);
-    }
+    Poll.holds(
+        TestNode.LEADER_TIMEOUT.multipliedBy(4),
+        HOLD_STEP,
+        "the one leader keeps term " + term,
+        () -> {
+          assertThat(leaders(all)).containsExactly(leader);
+          assertThat(leader.manager.leadingTerm()).isEqualTo(term);
+        });
     assertThat(leader.edges).containsExactly("elected:" + term);
     assertThat(all.stream().mapToDouble(n -> n.counter("kairos.election.won")).sum()).isEqualTo(1);
   }
@@ -191,10 +198,11 @@ class LeadershipIT {
 
     // Reaching Redis again makes it a candidate again, not a challenger: the leader keeps leading.
     cut.reachesRedis.set(true);
-    long until = System.nanoTime() + TestNode.LEADER_TIMEOUT.multipliedBy(4).toNanos();
-    while (System.nanoTime() < until) {
-      assertThat(leaders(all)).containsExactly(next);
-    }
+    Poll.holds(
+        TestNode.LEADER_TIMEOUT.multipliedBy(4),
+        HOLD_STEP,
+        "the leader keeps leading",
+        () -> assertThat(leaders(all)).containsExactly(next));
   }
 
   @Test

@@ -289,12 +289,12 @@ class RoutingIT {
     String onZero =
         adhoc.triggerNow(id, java.util.Optional.empty(), java.util.OptionalInt.of(0)).value();
     await(onZero + " claimed", () -> scanAnd(() -> record(onZero).get("state") != null));
-    long claimed = System.nanoTime();
     // ... for the grace (8 s): well within it, it is still waiting in the node's inflight set.
-    while (System.nanoTime() - claimed < Duration.ofSeconds(2).toNanos()) {
-      assertThat(record(onZero).get("state")).as("waiting for slot 0").isEqualTo("CLAIMED");
-      Thread.sleep(100);
-    }
+    Poll.holds(
+        Duration.ofSeconds(2),
+        Duration.ofMillis(100),
+        onZero + " waits for slot 0",
+        () -> assertThat(record(onZero).get("state")).isEqualTo("CLAIMED"));
     // A lease for slot 0 appears (nobody consumes it): the trigger goes there, nowhere else.
     long now = clock.nowMs();
     redis
