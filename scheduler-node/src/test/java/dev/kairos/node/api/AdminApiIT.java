@@ -1138,6 +1138,11 @@ class AdminApiIT {
       assertThat(trigger.path("history").findValuesAsText("state"))
           .startsWith("CLAIMED")
           .endsWith("NO_EXECUTOR");
+      // Never started: no start time, no duration, no executor, and no nulls written for them.
+      assertThat(trigger.has("startedMs")).as(trigger.toString()).isFalse();
+      assertThat(trigger.has("durationMs")).as(trigger.toString()).isFalse();
+      assertThat(trigger.has("executor")).as(trigger.toString()).isFalse();
+      assertThat(trigger.has("trigger")).as(trigger.toString()).isFalse();
 
       JsonNode history =
           poll(

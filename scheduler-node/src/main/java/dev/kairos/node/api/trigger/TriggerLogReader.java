@@ -50,7 +50,7 @@ public final class TriggerLogReader {
     if (trigger.isEmpty()) {
       return Optional.empty();
     }
-    String state = trigger.get().state();
+    String state = trigger.get().trigger().state();
     boolean finished = isFinal(state);
     String key = RedisKeys.triggerLog(keys.shardOf(id.jobId()), id.value());
     List<String> members =

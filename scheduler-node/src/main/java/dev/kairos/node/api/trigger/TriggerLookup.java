@@ -111,10 +111,10 @@ public final class TriggerLookup {
   private TriggerPage withRecentRecords(
       String jobId, List<TriggerView> rows, int size, long total) {
     Map<String, TriggerView> merged = new LinkedHashMap<>();
-    rows.forEach(row -> merged.put(row.triggerId(), row));
+    rows.forEach(row -> merged.put(row.trigger().triggerId(), row));
     int fresh = 0;
     for (TriggerView record : records(jobId, 0, size)) {
-      if (merged.put(record.triggerId(), record) == null) {
+      if (merged.put(record.trigger().triggerId(), record) == null) {
         fresh++;
       }
     }
@@ -122,7 +122,8 @@ public final class TriggerLookup {
         merged.values().stream()
             .sorted(
                 Comparator.comparing(
-                        (TriggerView v) -> v.fireMs() == null ? Long.MIN_VALUE : v.fireMs())
+                        (TriggerView v) ->
+                            v.trigger().fireMs() == null ? Long.MIN_VALUE : v.trigger().fireMs())
                     .reversed())
             .limit(size)
             .toList();

@@ -1,6 +1,7 @@
 package dev.kairos.node.api.trigger;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.kairos.protocol.record.TriggerFields;
 import dev.kairos.sync.history.TriggerRecord;
 import java.util.ArrayList;
@@ -8,28 +9,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One trigger: its state, where it ran, its timings, the result message, and the states it went
- * through (derived from the timestamps each transition writes).
+ * One trigger: its record (state, where it ran, its timings, the result message), how long it ran,
+ * and the states it went through (derived from the timestamps each transition writes). In JSON the
+ * record's fields stand at the top level beside {@code durationMs}, {@code history} and {@code
+ * source}; absent values are left out ({@link TriggerRecordJson}).
  *
+ * @param trigger the record, normalized: no empty strings, no zero timestamps
  * @param source where the record was read: {@code redis} (recent triggers, live state) or {@code
  *     postgresql} (history, possibly behind by the sync lag)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TriggerView(
-    String triggerId,
-    String jobId,
-    Long fireMs,
-    String state,
-    Integer attempt,
-    String node,
-    Long term,
-    String executor,
-    String slot,
-    String message,
-    Long claimedMs,
-    Long dispatchedMs,
-    Long startedMs,
-    Long endedMs,
+    @JsonUnwrapped TriggerRecord trigger,
     Long durationMs,
     List<Transition> history,
     String source) {
@@ -39,22 +30,21 @@ public record TriggerView(
 
   static TriggerView fromRedis(Map<String, String> hash) {
     return of(
-        hash.get(TriggerFields.ID),
-        hash.get(TriggerFields.JOB_ID),
-        number(hash.get(TriggerFields.FIRE_MS)),
-        hash.get(TriggerFields.STATE),
-        integer(hash.get(TriggerFields.ATTEMPT)),
-        hash.get(TriggerFields.NODE),
-        number(hash.get(TriggerFields.TERM)),
-        hash.get(TriggerFields.EXECUTOR),
-        hash.get(TriggerFields.SLOT),
-        hash.get(TriggerFields.MESSAGE),
-        new long[] {
-          orZero(hash.get(TriggerFields.CLAIMED_MS)),
-          orZero(hash.get(TriggerFields.DISPATCHED_MS)),
-          orZero(hash.get(TriggerFields.STARTED_MS)),
-          orZero(hash.get(TriggerFields.ENDED_MS))
-        },
+        new TriggerRecord(
+            hash.get(TriggerFields.ID),
+            hash.get(TriggerFields.JOB_ID),
+            number(hash.get(TriggerFields.FIRE_MS)),
+            hash.get(TriggerFields.STATE),
+            integer(hash.get(TriggerFields.ATTEMPT)),
+            hash.get(TriggerFields.NODE),
+            number(hash.get(TriggerFields.TERM)),
+            hash.get(TriggerFields.EXECUTOR),
+            hash.get(TriggerFields.SLOT),
+            hash.get(TriggerFields.MESSAGE),
+            number(hash.get(TriggerFields.CLAIMED_MS)),
+            number(hash.get(TriggerFields.DISPATCHED_MS)),
+            number(hash.get(TriggerFields.STARTED_MS)),
+            number(hash.get(TriggerFields.ENDED_MS))),
         "redis");
   }
 
@@ -64,88 +54,66 @@ public record TriggerView(
    */
   static TriggerView tombstone(String triggerId, String jobId, long fireMs, String state) {
     return new TriggerView(
-        triggerId,
-        jobId,
-        fireMs,
-        state,
-        null,
-        null,
-        null,
-        null,
-        null,
-        "ended; its details are in the history (PostgreSQL), which did not answer",
-        null,
-        null,
-        null,
-        null,
+        new TriggerRecord(
+            triggerId,
+            jobId,
+            fireMs,
+            state,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "ended; its details are in the history (PostgreSQL), which did not answer",
+            null,
+            null,
+            null,
+            null),
         null,
         List.of(),
         "redis-tombstone");
   }
 
   static TriggerView fromPostgres(TriggerRecord r) {
-    return of(
-        r.triggerId(),
-        r.jobId(),
-        r.fireMs(),
-        r.state(),
-        r.attempt(),
-        r.node(),
-        r.term(),
-        r.executor(),
-        r.slot(),
-        r.message(),
-        new long[] {
-          orZero(r.claimedMs()),
-          orZero(r.dispatchedMs()),
-          orZero(r.startedMs()),
-          orZero(r.endedMs())
-        },
-        "postgresql");
+    return of(r, "postgresql");
   }
 
-  private static TriggerView of(
-      String id,
-      String jobId,
-      Long fireMs,
-      String state,
-      Integer attempt,
-      String node,
-      Long term,
-      String executor,
-      String slot,
-      String message,
-      long[] times,
-      String source) {
+  private static TriggerView of(TriggerRecord r, String source) {
+    Long claimed = positive(r.claimedMs());
+    Long dispatched = positive(r.dispatchedMs());
+    Long started = positive(r.startedMs());
+    Long ended = positive(r.endedMs());
     List<Transition> history = new ArrayList<>();
-    String[] phases = {"CLAIMED", "DISPATCHED", "RUNNING"};
-    for (int i = 0; i < phases.length; i++) {
-      if (times[i] > 0) {
-        history.add(new Transition(phases[i], times[i]));
-      }
+    if (claimed != null) {
+      history.add(new Transition("CLAIMED", claimed));
     }
-    if (times[3] > 0 && state != null) {
-      history.add(new Transition(state, times[3]));
+    if (dispatched != null) {
+      history.add(new Transition("DISPATCHED", dispatched));
     }
-    Long duration = times[2] > 0 && times[3] >= times[2] ? times[3] - times[2] : null;
-    return new TriggerView(
-        id,
-        jobId,
-        fireMs,
-        state,
-        attempt,
-        node,
-        term,
-        executor,
-        emptyToNull(slot),
-        emptyToNull(message),
-        positive(times[0]),
-        positive(times[1]),
-        positive(times[2]),
-        positive(times[3]),
-        duration,
-        history,
-        source);
+    if (started != null) {
+      history.add(new Transition("RUNNING", started));
+    }
+    if (ended != null && r.state() != null) {
+      history.add(new Transition(r.state(), ended));
+    }
+    Long duration = started != null && ended != null && ended >= started ? ended - started : null;
+    TriggerRecord normalized =
+        new TriggerRecord(
+            r.triggerId(),
+            r.jobId(),
+            r.fireMs(),
+            r.state(),
+            r.attempt(),
+            r.node(),
+            r.term(),
+            r.executor(),
+            emptyToNull(r.slot()),
+            emptyToNull(r.message()),
+            claimed,
+            dispatched,
+            started,
+            ended);
+    return new TriggerView(normalized, duration, history, source);
   }
 
   private static Long number(String text) {
@@ -164,17 +132,8 @@ public record TriggerView(
     return n == null ? null : n.intValue();
   }
 
-  private static long orZero(String text) {
-    Long n = number(text);
-    return n == null ? 0 : n;
-  }
-
-  private static long orZero(Long n) {
-    return n == null ? 0 : n;
-  }
-
-  private static Long positive(long n) {
-    return n > 0 ? n : null;
+  private static Long positive(Long n) {
+    return n != null && n > 0 ? n : null;
   }
 
   private static String emptyToNull(String text) {
