@@ -1,13 +1,10 @@
 package dev.kairos.audit;
 
-import dev.kairos.core.lifecycle.Lifecycle;
+import dev.kairos.core.lifecycle.PeriodicTask;
 import dev.kairos.core.time.KairosClock;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,14 +24,12 @@ public final class AuditRetention implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(AuditRetention.class);
 
-  private final Lifecycle lifecycle = new Lifecycle("audit retention");
   private final AuditSchema schema;
   private final AuditTable table;
   private final KairosClock clock;
   private final Duration retention;
-  private final Duration interval;
   private final int batch;
-  private ScheduledExecutorService executor;
+  private final PeriodicTask task;
 
   public AuditRetention(
       AuditSchema schema,
@@ -54,8 +49,14 @@ public final class AuditRetention implements AutoCloseable {
     this.table = Objects.requireNonNull(table, "table");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.retention = retention;
-    this.interval = interval;
     this.batch = batch;
+    this.task =
+        new PeriodicTask(
+            "audit retention",
+            "kairos-audit-retention",
+            interval,
+            this::runOnce,
+            e -> log.warn("audit retention run failed ({}); will keep running", e.toString()));
   }
 
   /** Deletes every row of a change before now − retention; returns how many went. */
@@ -71,36 +72,20 @@ public final class AuditRetention implements AutoCloseable {
     return total;
   }
 
+  /** Starts the purge loop: a purge now, then one every interval. */
   public void start() {
-    lifecycle.start();
-    executor =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "kairos-audit-retention");
-              t.setDaemon(true);
-              return t;
-            });
-    executor.scheduleWithFixedDelay(this::runOnce, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    task.start();
   }
 
-  private void runOnce() {
-    try {
-      long deleted = purge();
-      if (deleted > 0) {
-        log.info("audit retention deleted {} entries older than {}", deleted, retention);
-      }
-    } catch (SQLException | RuntimeException e) {
-      if (!lifecycle.isStarted()) {
-        return; // close() interrupted the call in flight: not a failure
-      }
-      log.warn("audit retention run failed ({}); will keep running", e.toString());
+  private void runOnce() throws SQLException {
+    long deleted = purge();
+    if (deleted > 0) {
+      log.info("audit retention deleted {} entries older than {}", deleted, retention);
     }
   }
 
   @Override
   public void close() {
-    if (lifecycle.close() && executor != null) {
-      executor.shutdownNow();
-    }
+    task.close();
   }
 }

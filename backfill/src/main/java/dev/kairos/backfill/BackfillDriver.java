@@ -1,7 +1,6 @@
 package dev.kairos.backfill;
 
-import dev.kairos.core.lifecycle.Lifecycle;
-import dev.kairos.core.lifecycle.LoopThread;
+import dev.kairos.core.lifecycle.PeriodicTask;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.model.TriggerState;
@@ -12,20 +11,14 @@ import dev.kairos.protocol.adhoc.AdhocRequest;
 import dev.kairos.protocol.adhoc.AdhocSubmission;
 import dev.kairos.protocol.adhoc.AdhocTriggers;
 import dev.kairos.protocol.record.TriggerFields;
-import io.lettuce.core.KeyValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,8 +66,8 @@ public final class BackfillDriver implements AutoCloseable {
   private final KairosClock clock;
   private final Duration interval;
   private final BackfillMetrics metrics;
-  private final Lifecycle lifecycle = new Lifecycle("backfill driver");
-  private LoopThread thread;
+  private final InflightFires fires;
+  private final PeriodicTask task;
 
   public BackfillDriver(
       long term,
@@ -95,6 +88,17 @@ public final class BackfillDriver implements AutoCloseable {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.interval = Objects.requireNonNull(interval, "interval");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.fires = new InflightFires(redis, keys);
+    this.task =
+        new PeriodicTask(
+            "backfill driver",
+            "kairos-backfill-" + term,
+            interval,
+            this::tick,
+            e -> {
+              metrics.errors.increment();
+              log.warn("term={} backfill step failed, will keep running: {}", term, e.toString());
+            });
   }
 
   public long term() {
@@ -102,30 +106,12 @@ public final class BackfillDriver implements AutoCloseable {
   }
 
   public boolean isRunning() {
-    return lifecycle.isStarted() && thread != null && thread.isAlive();
+    return task.isRunning();
   }
 
   public void start() {
-    lifecycle.start();
-    thread = LoopThread.start("kairos-backfill-" + term, this::loop);
+    task.start();
     log.info("term={} backfill driver started, every {}", term, interval);
-  }
-
-  private void loop() {
-    while (lifecycle.isStarted() && !Thread.currentThread().isInterrupted()) {
-      try {
-        tick();
-      } catch (RuntimeException e) {
-        metrics.errors.increment();
-        log.warn("term={} backfill step failed, will keep running: {}", term, e.toString());
-      }
-      try {
-        Thread.sleep(interval.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
   }
 
   /** One pass over the RUNNING backfills; package-private so tests can step it. */
@@ -161,14 +147,14 @@ public final class BackfillDriver implements AutoCloseable {
     int succeeded = backfill.succeeded();
     int failed = backfill.failed();
     List<TriggerId> inflight = new ArrayList<>();
-    List<Map<String, String>> records = records(backfill.inflight());
+    List<InflightFires.Fire> read = fires.read(backfill.inflight());
     for (int i = 0; i < backfill.inflight().size(); i++) {
       TriggerId id = backfill.inflight().get(i);
-      Map<String, String> record = records.get(i);
-      Optional<TriggerId> current = follow(id, record, job, now);
+      InflightFires.Fire fire = read.get(i);
+      Optional<TriggerId> current = follow(id, fire, job, now);
       if (current.isPresent()) {
         inflight.add(current.get());
-      } else if (TriggerState.SUCCESS.name().equals(record.get(TriggerFields.STATE))) {
+      } else if (fire.state().filter(TriggerState.SUCCESS.name()::equals).isPresent()) {
         succeeded++;
         metrics.succeeded.increment();
       } else {
@@ -178,7 +164,7 @@ public final class BackfillDriver implements AutoCloseable {
             "jobId={} triggerId={} backfill fire ended {}",
             backfill.jobId(),
             id,
-            record.getOrDefault(TriggerFields.STATE, "without a record"));
+            fire.state().orElse("without a record"));
       }
     }
     FireRange range = backfill.range();
@@ -240,34 +226,31 @@ public final class BackfillDriver implements AutoCloseable {
   }
 
   /**
-   * The attempt of a fire still to wait for, or empty when its chain ended ({@code record} then
-   * tells how).
+   * The attempt of a fire still to wait for, or empty when its chain ended ({@code fire} then tells
+   * how).
    */
   private Optional<TriggerId> follow(
-      TriggerId id, Map<String, String> record, Optional<JobDefinition> job, long now) {
-    String state = record.get(TriggerFields.STATE);
-    if (state == null) {
-      if (adhoc.waitingDueMs(id).isPresent()) {
-        return Optional.of(id); // submitted, not claimed yet
-      }
-      // The leader's claim takes the request off the ad-hoc set and writes the record in one
-      // script: a claim between the record read above and the ad-hoc read finds the record now.
-      if (redis.sync().exists(RedisKeys.trigger(keys.shardOf(id.jobId()), id.value())) == 1L) {
-        return Optional.of(id); // claimed meanwhile: judged at the next tick
+      TriggerId id, InflightFires.Fire fire, Optional<JobDefinition> job, long now) {
+    if (fire.state().isEmpty()) {
+      // Safety: the record and the ad-hoc entry were read in one script, and the leader's claim
+      // moves a fire from one to the other in one script, so a claimed fire is never seen in
+      // neither place.
+      if (fire.where() != InflightFires.Where.GONE) {
+        return Optional.of(id); // waiting to be claimed, or a record without a state yet
       }
       if (id.retryNumber() > 0 && retryMayStillCome(id, job, now)) {
         return Optional.of(id);
       }
       return Optional.empty(); // no record and not waiting: gone (expired, or lost)
     }
-    TriggerState s = TriggerState.valueOf(state);
+    TriggerState s = TriggerState.valueOf(fire.state().get());
     if (!s.isTerminal()) {
       return Optional.of(id);
     }
     if (s == TriggerState.SUCCESS || !RETRYABLE.contains(s) || job.isEmpty()) {
       return Optional.empty();
     }
-    int attempt = Integer.parseInt(record.getOrDefault(TriggerFields.ATTEMPT, "1"));
+    int attempt = Integer.parseInt(fire.attempt().orElse("1"));
     if (attempt <= job.get().retryCount() && job.get().enabled()) {
       return Optional.of(id.retry(attempt)); // the lifecycle submits this retry
     }
@@ -290,48 +273,10 @@ public final class BackfillDriver implements AutoCloseable {
     return ended != null && now - Long.parseLong(ended) < RETRY_GRACE.toMillis();
   }
 
-  /** The state and attempt of each trigger's record, in one pipelined round. */
-  private List<Map<String, String>> records(List<TriggerId> ids) {
-    List<CompletableFuture<List<KeyValue<String, String>>>> calls = new ArrayList<>(ids.size());
-    for (TriggerId id : ids) {
-      calls.add(
-          redis
-              .async()
-              .hmget(
-                  RedisKeys.trigger(keys.shardOf(id.jobId()), id.value()),
-                  TriggerFields.STATE,
-                  TriggerFields.ATTEMPT)
-              .toCompletableFuture());
-    }
-    List<Map<String, String>> records = new ArrayList<>(ids.size());
-    for (CompletableFuture<List<KeyValue<String, String>>> call : calls) {
-      Map<String, String> record = new java.util.HashMap<>();
-      for (KeyValue<String, String> kv : await(call)) {
-        if (kv.hasValue()) {
-          record.put(kv.getKey(), kv.getValue());
-        }
-      }
-      records.add(record);
-    }
-    return records;
-  }
-
-  private <T> T await(CompletableFuture<T> call) {
-    try {
-      return call.get(redis.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted reading backfill fires", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("reading backfill fires failed", e);
-    }
-  }
-
   /** Stops the loop; idempotent. */
   @Override
   public void close() {
-    if (lifecycle.closeStarted() && thread != null) {
-      thread.close();
+    if (task.stop()) {
       log.info("term={} backfill driver stopped", term);
     }
   }

@@ -2,6 +2,7 @@ package dev.kairos.backfill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kairos.backfill.InflightFires.Where;
 import dev.kairos.core.model.JobDefinition;
 import dev.kairos.core.model.TriggerId;
 import dev.kairos.core.redis.KairosRedis;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -124,6 +126,57 @@ class BackfillDriverIT {
                 "state", state,
                 "attempt", Integer.toString(attempt),
                 "endedMs", Long.toString(System.currentTimeMillis())));
+  }
+
+  /** The fire claimed as the scan's claim leaves it: off the ad-hoc set, a CLAIMED record. */
+  private void claim(TriggerId id) {
+    int shard = keys.shardOf(id.jobId());
+    redis.sync().zrem(RedisKeys.adhoc(shard), id.value());
+    redis
+        .sync()
+        .hset(
+            RedisKeys.trigger(shard, id.value()),
+            Map.of("id", id.value(), "jobId", id.jobId(), "state", "CLAIMED", "attempt", "1"));
+  }
+
+  @Test
+  void oneReadTellsWaitingClaimedEndedAndGoneFiresApart() {
+    String job = hourlyJob(0);
+    Backfill b = start(job, 4, 4);
+    driver.step(stored(b)); // submits fires 4..1 hours before `to`
+    claim(fire(job, 3));
+    end(fire(job, 2), "FAIL", 2);
+    int shard = keys.shardOf(job);
+    redis.sync().zrem(RedisKeys.adhoc(shard), fire(job, 1).value()); // expired unclaimed
+    redis.sync().hset(RedisKeys.trigger(shard, fire(job, 0).value()), "jobId", job);
+
+    List<InflightFires.Fire> read =
+        new InflightFires(redis, keys)
+            .read(List.of(fire(job, 4), fire(job, 3), fire(job, 2), fire(job, 1), fire(job, 0)));
+
+    assertThat(read)
+        .containsExactly(
+            new InflightFires.Fire(Optional.empty(), Optional.empty(), Where.WAITING),
+            new InflightFires.Fire(Optional.of("CLAIMED"), Optional.of("1"), Where.RECORDED),
+            new InflightFires.Fire(Optional.of("FAIL"), Optional.of("2"), Where.RECORDED),
+            new InflightFires.Fire(Optional.empty(), Optional.empty(), Where.GONE),
+            new InflightFires.Fire(Optional.empty(), Optional.empty(), Where.RECORDED));
+  }
+
+  @Test
+  void aClaimedFireStaysInFlightAndAFireInNeitherPlaceIsCountedFailed() {
+    String job = hourlyJob(0);
+    Backfill b = start(job, 1, 2);
+    driver.step(stored(b));
+    claim(fire(job, 1)); // the claim's one script: ad-hoc entry gone, record written
+    redis.sync().zrem(RedisKeys.adhoc(keys.shardOf(job)), fire(job, 0).value());
+
+    driver.step(stored(b));
+
+    Backfill stepped = stored(b);
+    assertThat(stepped.inflight()).containsExactly(fire(job, 1));
+    assertThat(stepped.failed()).isEqualTo(1);
+    assertThat(stepped.succeeded()).isZero();
   }
 
   @Test

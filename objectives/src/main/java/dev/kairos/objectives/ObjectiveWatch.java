@@ -3,8 +3,7 @@ package dev.kairos.objectives;
 import dev.kairos.core.alarm.Alarm;
 import dev.kairos.core.alarm.AlarmKind;
 import dev.kairos.core.alarm.AlarmSink;
-import dev.kairos.core.lifecycle.Lifecycle;
-import dev.kairos.core.lifecycle.LoopThread;
+import dev.kairos.core.lifecycle.PeriodicTask;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -44,7 +43,6 @@ public final class ObjectiveWatch implements AutoCloseable {
   private final LongSupplier clock;
   private final Duration interval;
   private final int maxJobs;
-  private final Lifecycle lifecycle = new Lifecycle("objective watch");
   private final Map<String, ObjectiveStatus> statuses = new ConcurrentHashMap<>();
   private final MultiGauge observed;
   private final MultiGauge threshold;
@@ -52,7 +50,7 @@ public final class ObjectiveWatch implements AutoCloseable {
   private final Counter passes;
   private final Counter failures;
   private final Counter raised;
-  private LoopThread thread;
+  private final PeriodicTask task;
 
   /**
    * @param leading whether this node leads now (asked at every pass)
@@ -93,31 +91,21 @@ public final class ObjectiveWatch implements AutoCloseable {
     passes = meters.counter("kairos.objective.passes");
     failures = meters.counter("kairos.objective.errors");
     raised = meters.counter("kairos.objective.alarms");
+    task =
+        new PeriodicTask(
+            "objective watch",
+            "kairos-objective-watch",
+            interval,
+            this::evaluate,
+            e -> {
+              failures.increment();
+              log.warn("lateness objectives not judged this pass: {}", e.toString());
+            });
   }
 
   public void start() {
-    lifecycle.start();
-    thread = LoopThread.start("kairos-objective-watch", this::loop);
+    task.start();
     log.info("objective watch started interval={}ms maxJobs={}", interval.toMillis(), maxJobs);
-  }
-
-  private void loop() {
-    while (lifecycle.isStarted() && !Thread.currentThread().isInterrupted()) {
-      try {
-        evaluate();
-      } catch (RuntimeException e) {
-        if (!lifecycle.isStarted()) {
-          return;
-        }
-        failures.increment();
-        log.warn("lateness objectives not judged this pass: {}", e.toString());
-      }
-      try {
-        Thread.sleep(interval.toMillis());
-      } catch (InterruptedException e) {
-        return;
-      }
-    }
   }
 
   /** One pass: judges every objective when leading, forgets them otherwise. */
@@ -227,9 +215,6 @@ public final class ObjectiveWatch implements AutoCloseable {
 
   @Override
   public void close() {
-    if (!lifecycle.closeStarted()) {
-      return;
-    }
-    thread.close();
+    task.close();
   }
 }

@@ -1,7 +1,6 @@
 package dev.kairos.workflow;
 
-import dev.kairos.core.lifecycle.Lifecycle;
-import dev.kairos.core.lifecycle.LoopThread;
+import dev.kairos.core.lifecycle.PeriodicTask;
 import dev.kairos.core.time.KairosClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,13 +30,11 @@ public final class WorkflowScheduler implements AutoCloseable {
   /** Workflows started per tick at most; the rest wait for the next tick. */
   static final int MAX_PER_TICK = 100;
 
-  private final Lifecycle lifecycle = new Lifecycle("workflow scheduler");
   private final WorkflowStore store;
   private final WorkflowDriver driver;
   private final KairosClock clock;
-  private final Duration tick;
   private final Counter failures;
-  private volatile LoopThread thread;
+  private final PeriodicTask task;
 
   public WorkflowScheduler(
       WorkflowStore store,
@@ -48,33 +45,24 @@ public final class WorkflowScheduler implements AutoCloseable {
     this.store = store;
     this.driver = driver;
     this.clock = clock;
-    this.tick = tick;
     this.failures =
         Counter.builder("kairos.workflow.scheduler.failures")
             .description("workflow schedule ticks that failed (the loop keeps running)")
             .register(meters);
+    this.task =
+        new PeriodicTask(
+            "workflow scheduler",
+            "kairos-workflow-scheduler",
+            tick,
+            this::tick,
+            e -> {
+              failures.increment();
+              log.warn("workflow schedule tick failed; will keep running: {}", e.toString());
+            });
   }
 
   public void start() {
-    lifecycle.start();
-    thread = LoopThread.start("kairos-workflow-scheduler", this::loop);
-  }
-
-  private void loop() {
-    while (lifecycle.isStarted() && !Thread.currentThread().isInterrupted()) {
-      try {
-        tick();
-      } catch (RuntimeException e) {
-        failures.increment();
-        log.warn("workflow schedule tick failed; will keep running: {}", e.toString());
-      }
-      try {
-        Thread.sleep(tick.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    task.start();
   }
 
   /**
@@ -101,8 +89,6 @@ public final class WorkflowScheduler implements AutoCloseable {
 
   @Override
   public void close() {
-    if (lifecycle.close() && thread != null) {
-      thread.close();
-    }
+    task.close();
   }
 }

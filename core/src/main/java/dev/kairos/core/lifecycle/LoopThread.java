@@ -31,10 +31,16 @@ public final class LoopThread implements AutoCloseable {
     return thread.isAlive();
   }
 
-  /** Interrupts the loop and waits up to {@link #JOIN_TIMEOUT} for it to end; idempotent. */
+  /**
+   * Interrupts the loop and waits up to {@link #JOIN_TIMEOUT} for it to end; idempotent. Called
+   * from the loop itself (a pass that closes its component), it only interrupts.
+   */
   @Override
   public void close() {
     thread.interrupt();
+    if (Thread.currentThread() == thread) {
+      return;
+    }
     try {
       thread.join(JOIN_TIMEOUT.toMillis());
     } catch (InterruptedException e) {

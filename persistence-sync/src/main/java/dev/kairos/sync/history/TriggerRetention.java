@@ -1,6 +1,6 @@
 package dev.kairos.sync.history;
 
-import dev.kairos.core.lifecycle.Lifecycle;
+import dev.kairos.core.lifecycle.PeriodicTask;
 import dev.kairos.core.time.KairosClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,9 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,14 +27,12 @@ public final class TriggerRetention implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TriggerRetention.class);
 
-  private final Lifecycle lifecycle = new Lifecycle("trigger retention");
   private final DataSource dataSource;
   private final TriggerHistoryQueries queries;
   private final KairosClock clock;
   private final Duration retention;
-  private final Duration interval;
   private final int batch;
-  private ScheduledExecutorService executor;
+  private final PeriodicTask task;
 
   public TriggerRetention(
       DataSource dataSource, KairosClock clock, Duration retention, Duration interval, int batch) {
@@ -52,8 +47,14 @@ public final class TriggerRetention implements AutoCloseable {
     this.queries = new TriggerHistoryQueries(dataSource);
     this.clock = clock;
     this.retention = retention;
-    this.interval = interval;
     this.batch = batch;
+    this.task =
+        new PeriodicTask(
+            "trigger retention",
+            "kairos-sync-retention",
+            interval,
+            this::runOnce,
+            e -> log.warn("retention run failed ({}); will keep running", e.toString()));
   }
 
   /**
@@ -90,39 +91,23 @@ public final class TriggerRetention implements AutoCloseable {
       "DELETE FROM kairos_trigger_log WHERE ctid IN (SELECT ctid FROM kairos_trigger_log"
           + " WHERE fire_ms < ? LIMIT ?)";
 
+  /** Starts the retention loop: a run now, then one every interval. */
   public void start() {
-    lifecycle.start();
-    executor =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "kairos-sync-retention");
-              t.setDaemon(true);
-              return t;
-            });
-    executor.scheduleWithFixedDelay(this::runOnce, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    task.start();
   }
 
-  private void runOnce() {
-    try {
-      long deleted = purge();
-      LocalDate today = LocalDate.ofInstant(Instant.ofEpochMilli(clock.nowMs()), ZoneOffset.UTC);
-      queries.refreshDailyReport(today.minusDays(1));
-      queries.refreshDailyReport(today);
-      if (deleted > 0) {
-        log.info("retention deleted {} triggers older than {}", deleted, retention);
-      }
-    } catch (SQLException | RuntimeException e) {
-      if (!lifecycle.isStarted()) {
-        return; // close() interrupted the call in flight: not a failure
-      }
-      log.warn("retention run failed ({}); will keep running", e.toString());
+  private void runOnce() throws SQLException {
+    long deleted = purge();
+    LocalDate today = LocalDate.ofInstant(Instant.ofEpochMilli(clock.nowMs()), ZoneOffset.UTC);
+    queries.refreshDailyReport(today.minusDays(1));
+    queries.refreshDailyReport(today);
+    if (deleted > 0) {
+      log.info("retention deleted {} triggers older than {}", deleted, retention);
     }
   }
 
   @Override
   public void close() {
-    if (lifecycle.closeStarted()) {
-      executor.shutdownNow();
-    }
+    task.close();
   }
 }
