@@ -11,6 +11,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("kairos.cluster")
 public class ClusterProperties {
 
+  /**
+   * A node spreads each scan pass over a quarter second; the library's default ({@link
+   * ScanConfig#DEFAULT_SPREAD}) starts every shard at once.
+   */
   public static final Duration DEFAULT_SCAN_SPREAD = Duration.ofMillis(250);
 
   /** How often the leader heartbeats every follower; must be below leader-timeout / 3. */
@@ -59,6 +63,32 @@ public class ClusterProperties {
 
   /** How often an executor renews its slot lease. */
   private Duration slotLeaseRenewInterval = TimingParameters.DEFAULT_SLOT_LEASE_RENEW_INTERVAL;
+
+  /**
+   * The leader's scan: the pre-read, scan interval, dedup window, misfire grace and scan spread of
+   * these properties, Redis calls bounded by {@code redisTimeout}, the library's defaults for the
+   * rest.
+   *
+   * @throws IllegalStateException when the scan spread is not between 0 and the scan interval
+   */
+  public ScanConfig toScanConfig(Duration redisTimeout) {
+    if (scanSpread == null || scanSpread.isNegative() || scanSpread.compareTo(scanInterval) > 0) {
+      throw new IllegalStateException(
+          "kairos.cluster.scan-spread is "
+              + scanSpread
+              + " but must be between 0 and kairos.cluster.scan-interval ("
+              + scanInterval
+              + ")");
+    }
+    return ScanConfig.builder()
+        .preRead(preRead)
+        .interval(scanInterval)
+        .dedupWindow(dedupWindow)
+        .redisTimeout(redisTimeout)
+        .misfireGrace(misfireGrace)
+        .spread(scanSpread)
+        .build();
+  }
 
   public Duration getHeartbeatInterval() {
     return heartbeatInterval;

@@ -7,11 +7,9 @@ import dev.kairos.coordinator.cluster.LeadershipManager;
 import dev.kairos.coordinator.cluster.Member;
 import dev.kairos.coordinator.cluster.ZkLayout;
 import dev.kairos.coordinator.failover.NodeHoldings;
-import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.redis.ShardReadiness;
-import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.alarm.LeaderView;
 import dev.kairos.node.cluster.ClusterProperties;
@@ -27,7 +25,6 @@ import dev.kairos.node.system.zookeeper.ZookeeperProperties;
 import dev.kairos.protocol.wheel.WheelNotifier;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,16 +113,7 @@ class LeadershipConfiguration {
                     cluster.getLeadership().getFailoverSweepInterval()),
                 redis,
                 keys,
-                new ScanConfig(
-                    timing.preRead(),
-                    timing.scanInterval(),
-                    ScanConfig.DEFAULT_BATCH_SIZE,
-                    ScanConfig.DEFAULT_MAX_BATCHES_PER_SHARD,
-                    timing.dedupWindow(),
-                    JobStore.DEFAULT_EVENTS_MAX_LEN,
-                    redisProperties.getTimeout(),
-                    clusterTiming.getMisfireGrace(),
-                    scanSpread(clusterTiming, timing.scanInterval())),
+                clusterTiming.toScanConfig(redisProperties.getTimeout()),
                 clock,
                 notifier,
                 redisProperties.getTimeout(),
@@ -211,18 +199,5 @@ class LeadershipConfiguration {
   @Bean
   ClusterHealthIndicator clusterHealthIndicator(ClusterNode node, LeaderTracker tracker) {
     return new ClusterHealthIndicator(node.manager(), node.membership(), tracker, node.duties());
-  }
-
-  private static Duration scanSpread(ClusterProperties timing, Duration scanInterval) {
-    Duration spread = timing.getScanSpread();
-    if (spread == null || spread.isNegative() || spread.compareTo(scanInterval) > 0) {
-      throw new IllegalStateException(
-          "kairos.cluster.scan-spread is "
-              + spread
-              + " but must be between 0 and kairos.cluster.scan-interval ("
-              + scanInterval
-              + ")");
-    }
-    return spread;
   }
 }
