@@ -32,7 +32,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,7 +42,6 @@ import org.springframework.context.annotation.Configuration;
  * only fires.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(InternalClusterProperties.class)
 @ConditionalOnProperty(
     prefix = "kairos.cluster.leadership",
     name = "enabled",
@@ -53,7 +51,7 @@ class LeadershipConfiguration {
   private static final Logger log = LoggerFactory.getLogger(LeadershipConfiguration.class);
 
   @Bean
-  ClusterSecret clusterSecret(InternalClusterProperties cluster) {
+  ClusterSecret clusterSecret(ClusterProperties cluster) {
     ClusterSecret secret = ClusterSecret.of(cluster.getSecret());
     if (secret.generated()) {
       log.warn(
@@ -82,8 +80,7 @@ class LeadershipConfiguration {
       NodeIdentity identity,
       ClusterTransport transport,
       TimingParameters timing,
-      InternalClusterProperties cluster,
-      ClusterProperties clusterTiming,
+      ClusterProperties cluster,
       KairosRedis redis,
       RedisKeys keys,
       ClusterClock clock,
@@ -113,7 +110,7 @@ class LeadershipConfiguration {
                     cluster.getLeadership().getFailoverSweepInterval()),
                 redis,
                 keys,
-                clusterTiming.toScanConfig(redisProperties.getTimeout()),
+                cluster.toScanConfig(redisProperties.getTimeout()),
                 clock,
                 notifier,
                 redisProperties.getTimeout(),
@@ -161,7 +158,7 @@ class LeadershipConfiguration {
       LeaderTracker tracker,
       CuratorFramework curator,
       ZookeeperProperties zookeeper,
-      InternalClusterProperties cluster,
+      ClusterProperties cluster,
       ConfigurableApplicationContext context,
       MeterRegistry meters) {
     ClusterDrainSteps steps =
