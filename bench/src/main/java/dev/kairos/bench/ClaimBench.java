@@ -255,14 +255,12 @@ public final class ClaimBench {
   String scan(int batchSize) {
     populate();
     ScanConfig config =
-        new ScanConfig(
-            ScanConfig.DEFAULT_PRE_READ,
-            ScanConfig.DEFAULT_INTERVAL,
-            batchSize,
-            1_000_000,
-            ScanConfig.DEFAULT_DEDUP_WINDOW,
-            100_000,
-            Duration.ofSeconds(60));
+        ScanConfig.builder()
+            .batchSize(batchSize)
+            .maxBatchesPerShard(1_000_000)
+            .eventsMaxLen(100_000)
+            .redisTimeout(Duration.ofSeconds(60))
+            .build();
     DueFireScanner scanner =
         new DueFireScanner(
             redis,

@@ -64,6 +64,12 @@ public final class NodePathBench {
   private static final int QUEUES = 8;
   private static final long LEAD_MS = 7_000;
 
+  /**
+   * The benches' wait for a live executor: half the default re-send delay, as they have always run
+   * (the node ships {@link FirePathSettings#DEFAULT_NO_EXECUTOR_GRACE}).
+   */
+  static final Duration BENCH_NO_EXECUTOR_GRACE = Duration.ofSeconds(5);
+
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
     int[] rates =
@@ -195,16 +201,11 @@ public final class NodePathBench {
                     timed,
                     clock,
                     () -> term,
-                    FirePathSettings.of(
-                            64,
-                            4,
-                            4,
-                            1_000_000,
-                            ScanConfig.DEFAULT_PRE_READ,
-                            Duration.ofSeconds(1),
-                            Duration.ofSeconds(5),
-                            Duration.ofSeconds(10))
-                        .withMaxUnackedSends(window),
+                    FirePathSettings.builder()
+                        .maxUnackedSends(window)
+                        .noExecutorGrace(BENCH_NO_EXECUTOR_GRACE)
+                        .preDispatch(Duration.ZERO)
+                        .build(),
                     meters));
         holder.path.firePath().start();
         DueFireScanner scanner =

@@ -187,15 +187,10 @@ public final class StartLatenessBench {
               new RocketMqTriggerSender(producer, Duration.ofSeconds(3)),
               clock,
               () -> 1,
-              FirePathSettings.of(
-                  FireProperties.DEFAULT_BATCH_SIZE,
-                  FireProperties.DEFAULT_DISPATCH_THREADS,
-                  FireProperties.DEFAULT_ACK_THREADS,
-                  FireProperties.DEFAULT_MAX_PENDING,
-                  Duration.ofSeconds(5),
-                  Duration.ofSeconds(1),
-                  FireProperties.DEFAULT_INFLIGHT_SWEEP_INTERVAL,
-                  FireProperties.DEFAULT_INFLIGHT_RESEND_AFTER),
+              FirePathSettings.builder()
+                  .noExecutorGrace(NodePathBench.BENCH_NO_EXECUTOR_GRACE)
+                  .preDispatch(Duration.ZERO)
+                  .build(),
               meters);
       path.start();
       closing.add(path);

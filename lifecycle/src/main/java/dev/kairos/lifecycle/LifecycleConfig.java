@@ -54,36 +54,89 @@ public record LifecycleConfig(
     requirePositive(redisTimeout, "redisTimeout");
   }
 
+  /** Defaults for {@code consumer}. */
   public static LifecycleConfig defaults(String consumer) {
-    return new LifecycleConfig(
-        consumer,
-        DEFAULT_GROUP,
-        DEFAULT_BATCH_SIZE,
-        DEFAULT_POLL_INTERVAL,
-        DEFAULT_CLAIM_IDLE,
-        DEFAULT_CLAIM_INTERVAL,
-        DEFAULT_MAX_CHILD_DEPTH,
-        DEFAULT_REDIS_TIMEOUT);
+    return builder(consumer).build();
   }
 
-  public LifecycleConfig withClaimIdle(Duration idle, Duration interval) {
-    return new LifecycleConfig(
-        consumer, group, batchSize, pollInterval, idle, interval, maxChildDepth, redisTimeout);
+  /** A builder starting from the defaults. */
+  public static Builder builder(String consumer) {
+    return new Builder(consumer);
   }
 
-  public LifecycleConfig withPollInterval(Duration poll) {
-    return new LifecycleConfig(
-        consumer, group, batchSize, poll, claimIdle, claimInterval, maxChildDepth, redisTimeout);
+  /** A builder starting from this configuration. */
+  public Builder toBuilder() {
+    return new Builder(consumer)
+        .group(group)
+        .batchSize(batchSize)
+        .pollInterval(pollInterval)
+        .claimIdle(claimIdle)
+        .claimInterval(claimInterval)
+        .maxChildDepth(maxChildDepth)
+        .redisTimeout(redisTimeout);
   }
 
-  public LifecycleConfig withBatchSize(int size) {
-    return new LifecycleConfig(
-        consumer, group, size, pollInterval, claimIdle, claimInterval, maxChildDepth, redisTimeout);
-  }
+  /** Settings one by one; every one not set keeps its default. */
+  public static final class Builder {
+    private final String consumer;
+    private String group = DEFAULT_GROUP;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+    private Duration claimIdle = DEFAULT_CLAIM_IDLE;
+    private Duration claimInterval = DEFAULT_CLAIM_INTERVAL;
+    private int maxChildDepth = DEFAULT_MAX_CHILD_DEPTH;
+    private Duration redisTimeout = DEFAULT_REDIS_TIMEOUT;
 
-  public LifecycleConfig withMaxChildDepth(int depth) {
-    return new LifecycleConfig(
-        consumer, group, batchSize, pollInterval, claimIdle, claimInterval, depth, redisTimeout);
+    private Builder(String consumer) {
+      this.consumer = consumer;
+    }
+
+    public Builder group(String group) {
+      this.group = group;
+      return this;
+    }
+
+    public Builder batchSize(int batchSize) {
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    public Builder pollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+      return this;
+    }
+
+    public Builder claimIdle(Duration claimIdle) {
+      this.claimIdle = claimIdle;
+      return this;
+    }
+
+    public Builder claimInterval(Duration claimInterval) {
+      this.claimInterval = claimInterval;
+      return this;
+    }
+
+    public Builder maxChildDepth(int maxChildDepth) {
+      this.maxChildDepth = maxChildDepth;
+      return this;
+    }
+
+    public Builder redisTimeout(Duration redisTimeout) {
+      this.redisTimeout = redisTimeout;
+      return this;
+    }
+
+    public LifecycleConfig build() {
+      return new LifecycleConfig(
+          consumer,
+          group,
+          batchSize,
+          pollInterval,
+          claimIdle,
+          claimInterval,
+          maxChildDepth,
+          redisTimeout);
+    }
   }
 
   private static void requirePositive(Duration d, String name) {

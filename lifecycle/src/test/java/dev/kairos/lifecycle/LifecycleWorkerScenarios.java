@@ -93,7 +93,8 @@ abstract class LifecycleWorkerScenarios {
   private LifecycleWorker startWorker(String consumer) {
     LifecycleWorker worker =
         worker(
-            consumer, LifecycleConfig.defaults(consumer).withPollInterval(Duration.ofMillis(20)));
+            consumer,
+            LifecycleConfig.builder(consumer).pollInterval(Duration.ofMillis(20)).build());
     worker.start();
     return worker;
   }
@@ -342,9 +343,11 @@ abstract class LifecycleWorkerScenarios {
     LifecycleWorker live =
         worker(
             "node-b",
-            LifecycleConfig.defaults("node-b")
-                .withPollInterval(Duration.ofMillis(20))
-                .withClaimIdle(Duration.ofMillis(500), Duration.ofMillis(200)));
+            LifecycleConfig.builder("node-b")
+                .pollInterval(Duration.ofMillis(20))
+                .claimIdle(Duration.ofMillis(500))
+                .claimInterval(Duration.ofMillis(200))
+                .build());
     for (int s = 0; s < SHARDS; s++) {
       redis
           .sync()
@@ -404,7 +407,7 @@ abstract class LifecycleWorkerScenarios {
             adhoc,
             alarms::add,
             CLOCK,
-            LifecycleConfig.defaults("node-a").withPollInterval(Duration.ofMillis(20)),
+            LifecycleConfig.builder("node-a").pollInterval(Duration.ofMillis(20)).build(),
             meters,
             listener);
     closeables.add(worker);

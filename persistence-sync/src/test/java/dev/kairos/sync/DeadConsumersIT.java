@@ -108,9 +108,11 @@ class DeadConsumersIT {
     SyncMetrics metrics = new SyncMetrics(new SimpleMeterRegistry());
     StreamSyncWorker live =
         fx.worker(
-            SyncFixture.fastConfig("node-b")
-                .withClaimIdle(Duration.ofMinutes(10), Duration.ofMillis(200))
-                .withConsumerExpiry(EXPIRY),
+            SyncFixture.fastConfig("node-b").toBuilder()
+                .claimIdle(Duration.ofMinutes(10))
+                .claimInterval(Duration.ofMillis(200))
+                .consumerExpiry(EXPIRY)
+                .build(),
             metrics,
             SyncFaults.NONE);
     live.start();

@@ -159,14 +159,11 @@ class ShardInitialiserIT {
         new DueFireScanner(
             fx.redis,
             fx.keys,
-            new ScanConfig(
-                Duration.ofMinutes(2), // reaches the next minute's fire of every job
-                Duration.ofSeconds(1),
-                200,
-                10,
-                Duration.ofMinutes(10),
-                10_000,
-                Duration.ofSeconds(5)),
+            ScanConfig.builder()
+                .preRead(Duration.ofMinutes(2)) // reaches the next minute's fire of every job
+                .maxBatchesPerShard(10)
+                .eventsMaxLen(10_000)
+                .build(),
             System::currentTimeMillis,
             StaticLiveNodes.of("node-x"),
             new ConsistentHashAssigner(),

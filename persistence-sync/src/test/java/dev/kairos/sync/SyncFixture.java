@@ -101,9 +101,12 @@ final class SyncFixture implements AutoCloseable {
   }
 
   static SyncConfig fastConfig(String consumer) {
-    return SyncConfig.defaults(consumer)
-        .withClaimIdle(Duration.ofMillis(500), Duration.ofMillis(300))
-        .withRetry(Duration.ofMillis(100), Duration.ofMillis(500));
+    return SyncConfig.builder(consumer)
+        .claimIdle(Duration.ofMillis(500))
+        .claimInterval(Duration.ofMillis(300))
+        .retryInitial(Duration.ofMillis(100))
+        .retryMax(Duration.ofMillis(500))
+        .build();
   }
 
   StreamSyncWorker worker(SyncConfig config, SyncMetrics metrics, SyncFaults faults) {

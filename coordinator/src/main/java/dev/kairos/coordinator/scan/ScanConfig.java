@@ -1,6 +1,7 @@
 package dev.kairos.coordinator.scan;
 
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.protocol.start.TriggerRecords;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -35,7 +36,7 @@ public record ScanConfig(
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
   public static final int DEFAULT_BATCH_SIZE = 200;
   public static final int DEFAULT_MAX_BATCHES_PER_SHARD = 50;
-  public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ofMinutes(10);
+  public static final Duration DEFAULT_DEDUP_WINDOW = TriggerRecords.DEFAULT_DEDUP_WINDOW;
   public static final long DEFAULT_EVENTS_MAX_LEN = RedisKeys.DEFAULT_EVENTS_MAX_LEN;
   public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(5);
 
@@ -44,6 +45,9 @@ public record ScanConfig(
    * instead of judged misfired: a fire's lateness is forgiven the time its shard went unscanned.
    */
   public static final Duration DEFAULT_MISFIRE_GRACE = Duration.ofSeconds(60);
+
+  /** The library starts every shard of a pass at once; a node spreads them (kairos.cluster). */
+  public static final Duration DEFAULT_SPREAD = Duration.ZERO;
 
   public ScanConfig {
     Objects.requireNonNull(preRead, "preRead");
@@ -69,108 +73,99 @@ public record ScanConfig(
     }
   }
 
-  /** Starting every shard of a pass at once. */
-  public ScanConfig(
-      Duration preRead,
-      Duration interval,
-      int batchSize,
-      int maxBatchesPerShard,
-      Duration dedupWindow,
-      long eventsMaxLen,
-      Duration redisTimeout,
-      Duration misfireGrace) {
-    this(
-        preRead,
-        interval,
-        batchSize,
-        maxBatchesPerShard,
-        dedupWindow,
-        eventsMaxLen,
-        redisTimeout,
-        misfireGrace,
-        Duration.ZERO);
-  }
-
-  /** With the default misfire grace, starting every shard of a pass at once. */
-  public ScanConfig(
-      Duration preRead,
-      Duration interval,
-      int batchSize,
-      int maxBatchesPerShard,
-      Duration dedupWindow,
-      long eventsMaxLen,
-      Duration redisTimeout) {
-    this(
-        preRead,
-        interval,
-        batchSize,
-        maxBatchesPerShard,
-        dedupWindow,
-        eventsMaxLen,
-        redisTimeout,
-        DEFAULT_MISFIRE_GRACE);
-  }
-
   public static ScanConfig defaults() {
-    return new ScanConfig(
-        DEFAULT_PRE_READ,
-        DEFAULT_INTERVAL,
-        DEFAULT_BATCH_SIZE,
-        DEFAULT_MAX_BATCHES_PER_SHARD,
-        DEFAULT_DEDUP_WINDOW,
-        DEFAULT_EVENTS_MAX_LEN,
-        DEFAULT_REDIS_TIMEOUT);
+    return builder().build();
   }
 
-  public ScanConfig withBatchSize(int batchSize) {
-    return new ScanConfig(
-        preRead,
-        interval,
-        batchSize,
-        maxBatchesPerShard,
-        dedupWindow,
-        eventsMaxLen,
-        redisTimeout,
-        misfireGrace,
-        spread);
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  public ScanConfig withInterval(Duration interval) {
-    return new ScanConfig(
-        preRead,
-        interval,
-        batchSize,
-        maxBatchesPerShard,
-        dedupWindow,
-        eventsMaxLen,
-        redisTimeout,
-        misfireGrace,
-        spread);
+  /** A builder starting from this configuration. */
+  public Builder toBuilder() {
+    return new Builder()
+        .preRead(preRead)
+        .interval(interval)
+        .batchSize(batchSize)
+        .maxBatchesPerShard(maxBatchesPerShard)
+        .dedupWindow(dedupWindow)
+        .eventsMaxLen(eventsMaxLen)
+        .redisTimeout(redisTimeout)
+        .misfireGrace(misfireGrace)
+        .spread(spread);
   }
 
-  public ScanConfig withSpread(Duration spread) {
-    return new ScanConfig(
-        preRead,
-        interval,
-        batchSize,
-        maxBatchesPerShard,
-        dedupWindow,
-        eventsMaxLen,
-        redisTimeout,
-        misfireGrace,
-        spread);
-  }
+  /** Parameters one by one; every one not set keeps its default. */
+  public static final class Builder {
+    private Duration preRead = DEFAULT_PRE_READ;
+    private Duration interval = DEFAULT_INTERVAL;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private int maxBatchesPerShard = DEFAULT_MAX_BATCHES_PER_SHARD;
+    private Duration dedupWindow = DEFAULT_DEDUP_WINDOW;
+    private long eventsMaxLen = DEFAULT_EVENTS_MAX_LEN;
+    private Duration redisTimeout = DEFAULT_REDIS_TIMEOUT;
+    private Duration misfireGrace = DEFAULT_MISFIRE_GRACE;
+    private Duration spread = DEFAULT_SPREAD;
 
-  public ScanConfig withMisfireGrace(Duration misfireGrace) {
-    return new ScanConfig(
-        preRead,
-        interval,
-        batchSize,
-        maxBatchesPerShard,
-        dedupWindow,
-        eventsMaxLen,
-        redisTimeout,
-        misfireGrace,
-        spread);
+    private Builder() {}
+
+    public Builder preRead(Duration preRead) {
+      this.preRead = preRead;
+      return this;
+    }
+
+    public Builder interval(Duration interval) {
+      this.interval = interval;
+      return this;
+    }
+
+    public Builder batchSize(int batchSize) {
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    public Builder maxBatchesPerShard(int maxBatchesPerShard) {
+      this.maxBatchesPerShard = maxBatchesPerShard;
+      return this;
+    }
+
+    public Builder dedupWindow(Duration dedupWindow) {
+      this.dedupWindow = dedupWindow;
+      return this;
+    }
+
+    public Builder eventsMaxLen(long eventsMaxLen) {
+      this.eventsMaxLen = eventsMaxLen;
+      return this;
+    }
+
+    public Builder redisTimeout(Duration redisTimeout) {
+      this.redisTimeout = redisTimeout;
+      return this;
+    }
+
+    public Builder misfireGrace(Duration misfireGrace) {
+      this.misfireGrace = misfireGrace;
+      return this;
+    }
+
+    public Builder spread(Duration spread) {
+      this.spread = spread;
+      return this;
+    }
+
+    public ScanConfig build() {
+      return new ScanConfig(
+          preRead,
+          interval,
+          batchSize,
+          maxBatchesPerShard,
+          dedupWindow,
+          eventsMaxLen,
+          redisTimeout,
+          misfireGrace,
+          spread);
+    }
   }
 }

@@ -121,7 +121,7 @@ class AdhocClaimIT {
     adhoc.submit(
         AdhocRequest.manual(TriggerId.manual("m-0", T0, "later"), T0 + 60_000, Optional.empty()));
 
-    ScanConfig config = ScanConfig.defaults().withBatchSize(16);
+    ScanConfig config = ScanConfig.builder().batchSize(16).build();
     Map<String, List<WheelEntry>> notified = new ConcurrentHashMap<>();
     DueFireScanner a = scanner(fx.newConnection(), config, notified, "node-a");
     DueFireScanner b = scanner(fx.newConnection(), config, notified, "node-b");

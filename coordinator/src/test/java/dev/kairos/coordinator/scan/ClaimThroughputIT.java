@@ -180,14 +180,11 @@ class ClaimThroughputIT {
     reset();
     populate(60_000);
     ScanConfig config =
-        new ScanConfig(
-            ScanConfig.DEFAULT_PRE_READ,
-            ScanConfig.DEFAULT_INTERVAL,
-            batchSize,
-            10_000,
-            ScanConfig.DEFAULT_DEDUP_WINDOW,
-            100_000,
-            ScanConfig.DEFAULT_REDIS_TIMEOUT);
+        ScanConfig.builder()
+            .batchSize(batchSize)
+            .maxBatchesPerShard(10_000)
+            .eventsMaxLen(100_000)
+            .build();
     DueFireScanner scanner =
         new DueFireScanner(
             fx.redis,

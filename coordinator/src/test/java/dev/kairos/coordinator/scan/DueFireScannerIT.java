@@ -123,7 +123,7 @@ class DueFireScannerIT {
     for (int i = 0; i < jobs; i++) {
       fx.putJob(everySecond("race-" + i), T0);
     }
-    ScanConfig config = ScanConfig.defaults().withBatchSize(20);
+    ScanConfig config = ScanConfig.builder().batchSize(20).build();
     // Each scanner assigns to its own node, so a fire claimed twice shows up in both wheels.
     DueFireScanner a = scanner(fx.newConnection(), config, "node-a");
     DueFireScanner b = scanner(fx.newConnection(), config, "node-b");
@@ -223,7 +223,7 @@ class DueFireScannerIT {
   @Test
   void scanLoopStopsAtOnceWhenANewerTermFencesTheShards() {
     fx.putJob(everySecond("loop-job"), T0);
-    ScanConfig config = ScanConfig.defaults().withInterval(Duration.ofMillis(50));
+    ScanConfig config = ScanConfig.builder().interval(Duration.ofMillis(50)).build();
     DueFireScanner scanner = scanner(fx.newConnection(), config, "node-a");
     AtomicReference<StaleTermException> stale = new AtomicReference<>();
     ShardFence fence = new ShardFence(fx.redis, fx.keys, Duration.ofSeconds(5));
@@ -264,7 +264,7 @@ class DueFireScannerIT {
           }
           return List.of("node-a");
         };
-    ScanConfig config = ScanConfig.defaults().withInterval(Duration.ofMillis(50));
+    ScanConfig config = ScanConfig.builder().interval(Duration.ofMillis(50)).build();
     SimpleMeterRegistry loopMeters = new SimpleMeterRegistry();
     DueFireScanner scanner = scanner(fx.redis, config, meters, WheelNotifier.NONE, flaky);
     ShardFence fence = new ShardFence(fx.redis, fx.keys, Duration.ofSeconds(5));
@@ -331,15 +331,11 @@ class DueFireScannerIT {
   void aTermsFirstPassStartsEveryShardAtOnceAndItsLaterPassesSpreadThemOverTheSpread() {
     Duration spread = Duration.ofSeconds(4);
     ScanConfig config =
-        new ScanConfig(
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(5),
-                ScanConfig.DEFAULT_BATCH_SIZE,
-                ScanConfig.DEFAULT_MAX_BATCHES_PER_SHARD,
-                ScanConfig.DEFAULT_DEDUP_WINDOW,
-                ScanConfig.DEFAULT_EVENTS_MAX_LEN,
-                ScanConfig.DEFAULT_REDIS_TIMEOUT)
-            .withSpread(spread);
+        ScanConfig.builder()
+            .preRead(Duration.ofSeconds(10))
+            .interval(Duration.ofSeconds(5))
+            .spread(spread)
+            .build();
     Set<Integer> covered = new HashSet<>();
     for (int i = 0; covered.size() < SHARDS; i++) {
       String id = "spread-" + i;
@@ -456,7 +452,8 @@ class DueFireScannerIT {
     fx.putJob(
         everySecond("long-gap").toBuilder().misfire(MisfireStrategy.DO_NOTHING, 5_000).build(), T0);
     DueFireScanner scanner =
-        scanner(fx.redis, ScanConfig.defaults().withMisfireGrace(Duration.ofSeconds(10)), "node-a");
+        scanner(
+            fx.redis, ScanConfig.builder().misfireGrace(Duration.ofSeconds(10)).build(), "node-a");
     scanner.scan(1);
     clock.set(T0 + 60_500); // due T0 + 6 s: 54.5 s late, more than 5 s + 10 s
     ScanReport afterGap = scanner.scan(1);
@@ -561,7 +558,7 @@ class DueFireScannerIT {
     for (int i = 0; i < 40; i++) {
       fx.putJob(everySecond("plain-" + i), T0);
     }
-    DueFireScanner scanner = scanner(fx.redis, ScanConfig.defaults().withBatchSize(10), "n1");
+    DueFireScanner scanner = scanner(fx.redis, ScanConfig.builder().batchSize(10).build(), "n1");
     scanner.scan(1);
     assertThat(meters.counter("kairos.scan.calendars.reads").count()).isZero();
     for (int i = 0; i < 40; i++) {

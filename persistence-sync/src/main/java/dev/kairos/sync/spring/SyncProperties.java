@@ -72,19 +72,20 @@ public class SyncProperties {
   /** How often retention runs. */
   private Duration retentionInterval = TriggerRetention.DEFAULT_INTERVAL;
 
+  /** The worker's settings: these properties, named {@code defaultConsumer} unless one is set. */
   public SyncConfig toConfig(String defaultConsumer) {
-    return new SyncConfig(
-        group,
-        consumer == null || consumer.isBlank() ? defaultConsumer : consumer,
-        batchSize,
-        maxEventsPerRound,
-        pollInterval,
-        claimIdle,
-        claimInterval,
-        trimInterval,
-        retryInitial,
-        retryMax,
-        consumerExpiry);
+    return SyncConfig.builder(consumer == null || consumer.isBlank() ? defaultConsumer : consumer)
+        .group(group)
+        .batchSize(batchSize)
+        .maxEventsPerRound(maxEventsPerRound)
+        .pollInterval(pollInterval)
+        .claimIdle(claimIdle)
+        .claimInterval(claimInterval)
+        .trimInterval(trimInterval)
+        .retryInitial(retryInitial)
+        .retryMax(retryMax)
+        .consumerExpiry(consumerExpiry)
+        .build();
   }
 
   public boolean isEnabled() {

@@ -71,77 +71,110 @@ public record SyncConfig(
 
   /** Defaults for {@code consumer}. */
   public static SyncConfig defaults(String consumer) {
-    return new SyncConfig(
-        DEFAULT_GROUP,
-        consumer,
-        DEFAULT_BATCH_SIZE,
-        DEFAULT_MAX_EVENTS_PER_ROUND,
-        DEFAULT_POLL_INTERVAL,
-        DEFAULT_CLAIM_IDLE,
-        DEFAULT_CLAIM_INTERVAL,
-        DEFAULT_TRIM_INTERVAL,
-        DEFAULT_RETRY_INITIAL,
-        DEFAULT_RETRY_MAX,
-        DEFAULT_CONSUMER_EXPIRY);
+    return builder(consumer).build();
   }
 
-  public SyncConfig withConsumer(String name) {
-    return new SyncConfig(
-        group,
-        name,
-        batchSize,
-        maxEventsPerRound,
-        pollInterval,
-        claimIdle,
-        claimInterval,
-        trimInterval,
-        retryInitial,
-        retryMax,
-        consumerExpiry);
+  /** A builder starting from the defaults. */
+  public static Builder builder(String consumer) {
+    return new Builder(consumer);
   }
 
-  public SyncConfig withClaimIdle(Duration idle, Duration interval) {
-    return new SyncConfig(
-        group,
-        consumer,
-        batchSize,
-        maxEventsPerRound,
-        pollInterval,
-        idle,
-        interval,
-        trimInterval,
-        retryInitial,
-        retryMax,
-        consumerExpiry);
+  /** A builder starting from this configuration. */
+  public Builder toBuilder() {
+    return new Builder(consumer)
+        .group(group)
+        .batchSize(batchSize)
+        .maxEventsPerRound(maxEventsPerRound)
+        .pollInterval(pollInterval)
+        .claimIdle(claimIdle)
+        .claimInterval(claimInterval)
+        .trimInterval(trimInterval)
+        .retryInitial(retryInitial)
+        .retryMax(retryMax)
+        .consumerExpiry(consumerExpiry);
   }
 
-  public SyncConfig withRetry(Duration initial, Duration max) {
-    return new SyncConfig(
-        group,
-        consumer,
-        batchSize,
-        maxEventsPerRound,
-        pollInterval,
-        claimIdle,
-        claimInterval,
-        trimInterval,
-        initial,
-        max,
-        consumerExpiry);
-  }
+  /** Settings one by one; every one not set keeps its default. */
+  public static final class Builder {
+    private final String consumer;
+    private String group = DEFAULT_GROUP;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private int maxEventsPerRound = DEFAULT_MAX_EVENTS_PER_ROUND;
+    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+    private Duration claimIdle = DEFAULT_CLAIM_IDLE;
+    private Duration claimInterval = DEFAULT_CLAIM_INTERVAL;
+    private Duration trimInterval = DEFAULT_TRIM_INTERVAL;
+    private Duration retryInitial = DEFAULT_RETRY_INITIAL;
+    private Duration retryMax = DEFAULT_RETRY_MAX;
+    private Duration consumerExpiry = DEFAULT_CONSUMER_EXPIRY;
 
-  public SyncConfig withConsumerExpiry(Duration expiry) {
-    return new SyncConfig(
-        group,
-        consumer,
-        batchSize,
-        maxEventsPerRound,
-        pollInterval,
-        claimIdle,
-        claimInterval,
-        trimInterval,
-        retryInitial,
-        retryMax,
-        expiry);
+    private Builder(String consumer) {
+      this.consumer = consumer;
+    }
+
+    public Builder group(String group) {
+      this.group = group;
+      return this;
+    }
+
+    public Builder batchSize(int batchSize) {
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    public Builder maxEventsPerRound(int maxEventsPerRound) {
+      this.maxEventsPerRound = maxEventsPerRound;
+      return this;
+    }
+
+    public Builder pollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+      return this;
+    }
+
+    public Builder claimIdle(Duration claimIdle) {
+      this.claimIdle = claimIdle;
+      return this;
+    }
+
+    public Builder claimInterval(Duration claimInterval) {
+      this.claimInterval = claimInterval;
+      return this;
+    }
+
+    public Builder trimInterval(Duration trimInterval) {
+      this.trimInterval = trimInterval;
+      return this;
+    }
+
+    public Builder retryInitial(Duration retryInitial) {
+      this.retryInitial = retryInitial;
+      return this;
+    }
+
+    public Builder retryMax(Duration retryMax) {
+      this.retryMax = retryMax;
+      return this;
+    }
+
+    public Builder consumerExpiry(Duration consumerExpiry) {
+      this.consumerExpiry = consumerExpiry;
+      return this;
+    }
+
+    public SyncConfig build() {
+      return new SyncConfig(
+          group,
+          consumer,
+          batchSize,
+          maxEventsPerRound,
+          pollInterval,
+          claimIdle,
+          claimInterval,
+          trimInterval,
+          retryInitial,
+          retryMax,
+          consumerExpiry);
+    }
   }
 }

@@ -76,13 +76,25 @@ final class FirePathFixture {
   }
 
   /**
-   * Settings with batches of 64 on two dispatch and two ack threads; the loop intervals are what
-   * these tests tune.
+   * Settings with batches of 64 on two dispatch and two ack threads, sending each fire at its fire
+   * time (no pre-dispatch); the rest is what these tests tune.
    */
+  static FirePathSettings.Builder settings() {
+    return FirePathSettings.builder()
+        .dispatchThreads(2)
+        .ackThreads(2)
+        .maxPending(10_000)
+        .preDispatch(Duration.ZERO);
+  }
+
+  /** {@link #settings()} with the loop intervals a test tunes. */
   static FirePathSettings settings(
       Duration reconcileInterval, Duration sweepInterval, Duration resendAfter) {
-    return FirePathSettings.of(
-        64, 2, 2, 10_000, Duration.ofSeconds(5), reconcileInterval, sweepInterval, resendAfter);
+    return settings()
+        .reconcileInterval(reconcileInterval)
+        .sweepInterval(sweepInterval)
+        .resendAfter(resendAfter)
+        .build();
   }
 
   /**
@@ -90,15 +102,14 @@ final class FirePathFixture {
    * re-send an hour apart, so no loop moves an entry while the test watches.
    */
   static FirePathSettings oneEntryPerTask(int dispatchThreads) {
-    return FirePathSettings.of(
-        1,
-        dispatchThreads,
-        1,
-        10_000,
-        Duration.ofSeconds(5),
-        Duration.ofHours(1),
-        Duration.ofHours(1),
-        Duration.ofHours(1));
+    return settings()
+        .batchSize(1)
+        .dispatchThreads(dispatchThreads)
+        .ackThreads(1)
+        .reconcileInterval(Duration.ofHours(1))
+        .sweepInterval(Duration.ofHours(1))
+        .resendAfter(Duration.ofHours(1))
+        .build();
   }
 
   /** Raises every shard's fence above any term seen, as a newly elected leader does. */

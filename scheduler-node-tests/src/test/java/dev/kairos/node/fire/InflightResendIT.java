@@ -34,9 +34,16 @@ import org.junit.jupiter.api.Test;
 class InflightResendIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(15);
+
+  /** The no-executor grace and the ack linger stay below the 1 s re-send delay. */
   private static final FirePathSettings SETTINGS =
-      FirePathFixture.settings(
-          Duration.ofMillis(200), Duration.ofMillis(200), Duration.ofSeconds(1));
+      FirePathFixture.settings()
+          .reconcileInterval(Duration.ofMillis(200))
+          .sweepInterval(Duration.ofMillis(200))
+          .resendAfter(Duration.ofSeconds(1))
+          .noExecutorGrace(Duration.ofMillis(500))
+          .ackLinger(Duration.ofMillis(250))
+          .build();
 
   @Test
   void entryTakenButNeverAcknowledgedIsResentAfterRestart(EmbeddedRedis embedded) throws Exception {

@@ -111,10 +111,12 @@ class NodeFirePathClockIT {
             messages.put(message.triggerId(), message);
             return CompletableFuture.completedFuture(null);
           };
-      FirePathSettings base =
-          FirePathFixture.settings(
-              Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30));
-      FirePathSettings settings = base.withPreDispatch(lead);
+      FirePathSettings settings =
+          FirePathFixture.settings()
+              .reconcileInterval(Duration.ofMillis(200))
+              .resendAfter(Duration.ofSeconds(30))
+              .preDispatch(lead)
+              .build();
       try (NodeFirePath path =
           FirePathFixture.oneSlotPath(store, clock, recorder, settings, meters)) {
         path.start();

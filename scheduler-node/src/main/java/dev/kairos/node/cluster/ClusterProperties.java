@@ -1,17 +1,30 @@
 package dev.kairos.node.cluster;
 
 import dev.kairos.coordinator.scan.ScanConfig;
+import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
 
 /**
- * Timing of leadership, scanning and delivery ({@code kairos.cluster.*}). The values are checked
- * together with the ZooKeeper session timeout by {@link TimingValidator} before the node starts.
+ * The cluster ({@code kairos.cluster.*}): timing of leadership, scanning and delivery, checked
+ * together with the ZooKeeper session timeout by {@link TimingValidator} before the node starts;
+ * and how nodes talk to each other for leadership ({@code secret}, {@code leadership.*}, {@code
+ * drain.*}).
  */
+@Validated
 @ConfigurationProperties("kairos.cluster")
 public class ClusterProperties {
 
+  /**
+   * A node spreads each scan pass over a quarter second; the library's default ({@link
+   * ScanConfig#DEFAULT_SPREAD}) starts every shard at once.
+   */
   public static final Duration DEFAULT_SCAN_SPREAD = Duration.ofMillis(250);
+
+  public static final Duration DEFAULT_FAILOVER_SWEEP_INTERVAL = Duration.ofSeconds(10);
+
+  public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofMinutes(2);
 
   /** How often the leader heartbeats every follower; must be below leader-timeout / 3. */
   private Duration heartbeatInterval = TimingParameters.DEFAULT_HEARTBEAT_INTERVAL;
@@ -59,6 +72,45 @@ public class ClusterProperties {
 
   /** How often an executor renews its slot lease. */
   private Duration slotLeaseRenewInterval = TimingParameters.DEFAULT_SLOT_LEASE_RENEW_INTERVAL;
+
+  /**
+   * Shared secret every node sends to the others' internal endpoints (header {@code
+   * X-Kairos-Cluster-Secret}) and requires from them; the same value on every node. Empty means a
+   * random secret for this process: fine for one node, but then no other node can reach it.
+   */
+  private String secret = "";
+
+  /** Leader election and the leader's duties (scanning, failover). */
+  private final Leadership leadership = new Leadership();
+
+  /** Draining this node out of the cluster ({@code POST /api/v1/node/drain}). */
+  private final Drain drain = new Drain();
+
+  /**
+   * The leader's scan: the pre-read, scan interval, dedup window, misfire grace and scan spread of
+   * these properties, Redis calls bounded by {@code redisTimeout}, the library's defaults for the
+   * rest.
+   *
+   * @throws IllegalStateException when the scan spread is not between 0 and the scan interval
+   */
+  public ScanConfig toScanConfig(Duration redisTimeout) {
+    if (scanSpread == null || scanSpread.isNegative() || scanSpread.compareTo(scanInterval) > 0) {
+      throw new IllegalStateException(
+          "kairos.cluster.scan-spread is "
+              + scanSpread
+              + " but must be between 0 and kairos.cluster.scan-interval ("
+              + scanInterval
+              + ")");
+    }
+    return ScanConfig.builder()
+        .preRead(preRead)
+        .interval(scanInterval)
+        .dedupWindow(dedupWindow)
+        .redisTimeout(redisTimeout)
+        .misfireGrace(misfireGrace)
+        .spread(scanSpread)
+        .build();
+  }
 
   public Duration getHeartbeatInterval() {
     return heartbeatInterval;
@@ -162,5 +214,70 @@ public class ClusterProperties {
 
   public void setSlotLeaseRenewInterval(Duration slotLeaseRenewInterval) {
     this.slotLeaseRenewInterval = slotLeaseRenewInterval;
+  }
+
+  public String getSecret() {
+    return secret;
+  }
+
+  public void setSecret(String secret) {
+    this.secret = secret;
+  }
+
+  public Leadership getLeadership() {
+    return leadership;
+  }
+
+  public Drain getDrain() {
+    return drain;
+  }
+
+  /** {@code kairos.cluster.drain.*}. */
+  public static class Drain {
+
+    /**
+     * How long each step of a drain may wait (another member leading, in-flight sends acknowledged,
+     * the wheel moved, the member znode gone) before the drain is reported FAILED.
+     */
+    @NotNull private Duration timeout = DEFAULT_DRAIN_TIMEOUT;
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+  }
+
+  /** {@code kairos.cluster.leadership.*}. */
+  public static class Leadership {
+
+    /** Whether this node joins the election (and, when it leads, scans and sweeps). */
+    private boolean enabled = true;
+
+    /** How often the leader moves the wheel entries of node names that are not live members. */
+    @NotNull private Duration failoverSweepInterval = DEFAULT_FAILOVER_SWEEP_INTERVAL;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getFailoverSweepInterval() {
+      return failoverSweepInterval;
+    }
+
+    public void setFailoverSweepInterval(Duration failoverSweepInterval) {
+      this.failoverSweepInterval = failoverSweepInterval;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ClusterProperties[secret=****, leadership.enabled=" + leadership.enabled + "]";
   }
 }

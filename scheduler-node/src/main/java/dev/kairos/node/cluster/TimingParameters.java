@@ -1,5 +1,6 @@
 package dev.kairos.node.cluster;
 
+import dev.kairos.coordinator.scan.ScanConfig;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -49,11 +50,11 @@ public record TimingParameters(
   /** ZooKeeper's sample configuration uses 2 s; Kairos assumes it unless told otherwise. */
   public static final Duration DEFAULT_ZK_TICK_TIME = Duration.ofSeconds(2);
 
-  public static final Duration DEFAULT_SCAN_INTERVAL = Duration.ofSeconds(1);
-  public static final Duration DEFAULT_PRE_READ = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_SCAN_INTERVAL = ScanConfig.DEFAULT_INTERVAL;
+  public static final Duration DEFAULT_PRE_READ = ScanConfig.DEFAULT_PRE_READ;
   public static final Duration DEFAULT_WHEEL_RECONCILE_INTERVAL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_MISFIRE_THRESHOLD = Duration.ofSeconds(5);
-  public static final Duration DEFAULT_DEDUP_WINDOW = Duration.ofMinutes(10);
+  public static final Duration DEFAULT_DEDUP_WINDOW = ScanConfig.DEFAULT_DEDUP_WINDOW;
   public static final Duration DEFAULT_REDELIVERY_BUDGET = Duration.ofMinutes(2);
   public static final Duration DEFAULT_SLOT_LEASE_TTL = Duration.ofSeconds(10);
   public static final Duration DEFAULT_SLOT_LEASE_RENEW_INTERVAL = Duration.ofSeconds(3);

@@ -135,21 +135,6 @@ class FireConfiguration {
                     topic, rocketmq.getDefaultQueueCount(), fire.getTopicTimeout()),
             fire.getInflightSweepInterval(),
             System::nanoTime);
-    FirePathSettings settings =
-        new FirePathSettings(
-            fire.getBatchSize(),
-            fire.getDispatchThreads(),
-            fire.getAckThreads(),
-            fire.getMaxPending(),
-            timing.preRead(),
-            timing.wheelReconcileInterval(),
-            fire.getInflightSweepInterval(),
-            fire.getInflightResendAfter(),
-            fire.getMaxUnackedSends(),
-            fire.getNoExecutorGrace(),
-            fire.getAckLinger(),
-            fire.getWheelTick(),
-            fire.getPreDispatch());
     NodeFirePath path =
         new NodeFirePath(
             store,
@@ -158,7 +143,7 @@ class FireConfiguration {
             new RocketMqTriggerSender(producer, rocketmq.getSendTimeout()),
             clock,
             term,
-            settings,
+            fire.toSettings(timing),
             meters);
     path.start();
     return path;

@@ -45,18 +45,15 @@ public record FirePathSettings(
     Duration wheelTick,
     Duration preDispatch) {
 
-  /**
-   * Default pre-dispatch lead: long enough for a node to take and send a burst of a few thousand
-   * fires due on the same millisecond before it is due, short enough that the leader (which claims
-   * a fire a pre-read window ahead, 5 s by default) has always put it on a wheel by then.
-   */
-  public static final Duration DEFAULT_PRE_DISPATCH = TimingParameters.DEFAULT_PRE_DISPATCH;
-
-  /** Most entries read per shard by one reconcile, and moved per shard by one take or sweep. */
-  public static final int PER_SHARD_LIMIT = 10_000;
-
-  /** Most dispatch tasks or acks queued before new ones are refused (and left to Redis). */
-  public static final int QUEUE_CAPACITY = 100_000;
+  public static final int DEFAULT_BATCH_SIZE = 64;
+  public static final int DEFAULT_DISPATCH_THREADS = 4;
+  public static final int DEFAULT_ACK_THREADS = 4;
+  public static final int DEFAULT_MAX_PENDING = 1_000_000;
+  public static final Duration DEFAULT_PRE_READ = TimingParameters.DEFAULT_PRE_READ;
+  public static final Duration DEFAULT_RECONCILE_INTERVAL =
+      TimingParameters.DEFAULT_WHEEL_RECONCILE_INTERVAL;
+  public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_RESEND_AFTER = Duration.ofSeconds(10);
 
   /** Default send window: a slow broker makes fires late rather than failing them. */
   public static final int DEFAULT_MAX_UNACKED_SENDS = 2_000;
@@ -73,76 +70,21 @@ public record FirePathSettings(
    */
   public static final Duration DEFAULT_ACK_LINGER = Duration.ofMillis(500);
 
+  /** By default each due entry is handed out at its own millisecond. */
+  public static final Duration DEFAULT_WHEEL_TICK = Duration.ZERO;
+
   /**
-   * Settings with what a node ships for everything but the loops a caller tunes: the default send
-   * window, a no-executor grace and an ack linger capped below {@code resendAfter} (half and a
-   * quarter of it), no wheel tick and no pre-dispatch. The {@code with*} methods change one of
-   * those.
+   * Default pre-dispatch lead: long enough for a node to take and send a burst of a few thousand
+   * fires due on the same millisecond before it is due, short enough that the leader (which claims
+   * a fire a pre-read window ahead, 5 s by default) has always put it on a wheel by then.
    */
-  public static FirePathSettings of(
-      int batchSize,
-      int dispatchThreads,
-      int ackThreads,
-      int maxPending,
-      Duration preRead,
-      Duration reconcileInterval,
-      Duration sweepInterval,
-      Duration resendAfter) {
-    return new FirePathSettings(
-        batchSize,
-        dispatchThreads,
-        ackThreads,
-        maxPending,
-        preRead,
-        reconcileInterval,
-        sweepInterval,
-        resendAfter,
-        DEFAULT_MAX_UNACKED_SENDS,
-        capped(DEFAULT_NO_EXECUTOR_GRACE, resendAfter.dividedBy(2)),
-        capped(DEFAULT_ACK_LINGER, resendAfter.dividedBy(4)),
-        Duration.ZERO,
-        Duration.ZERO);
-  }
+  public static final Duration DEFAULT_PRE_DISPATCH = TimingParameters.DEFAULT_PRE_DISPATCH;
 
-  private static Duration capped(Duration wanted, Duration cap) {
-    return wanted.compareTo(cap) < 0 ? wanted : cap;
-  }
+  /** Most entries read per shard by one reconcile, and moved per shard by one take or sweep. */
+  public static final int PER_SHARD_LIMIT = 10_000;
 
-  /** These settings with another send window. */
-  public FirePathSettings withMaxUnackedSends(int sends) {
-    return new FirePathSettings(
-        batchSize,
-        dispatchThreads,
-        ackThreads,
-        maxPending,
-        preRead,
-        reconcileInterval,
-        sweepInterval,
-        resendAfter,
-        sends,
-        noExecutorGrace,
-        ackLinger,
-        wheelTick,
-        preDispatch);
-  }
-
-  /** These settings with another pre-dispatch lead. */
-  public FirePathSettings withPreDispatch(Duration lead) {
-    return new FirePathSettings(
-        batchSize,
-        dispatchThreads,
-        ackThreads,
-        maxPending,
-        preRead,
-        reconcileInterval,
-        sweepInterval,
-        resendAfter,
-        maxUnackedSends,
-        noExecutorGrace,
-        ackLinger,
-        wheelTick,
-        lead);
-  }
+  /** Most dispatch tasks or acks queued before new ones are refused (and left to Redis). */
+  public static final int QUEUE_CAPACITY = 100_000;
 
   public FirePathSettings {
     Objects.requireNonNull(preRead, "preRead");
@@ -193,6 +135,135 @@ public record FirePathSettings(
       if (d.isNegative() || d.isZero()) {
         throw new IllegalArgumentException("fire path durations must be positive: " + d);
       }
+    }
+  }
+
+  /** What a node ships with (docs/configuration.md, {@code kairos.fire.*}). */
+  public static FirePathSettings defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    return new Builder()
+        .batchSize(batchSize)
+        .dispatchThreads(dispatchThreads)
+        .ackThreads(ackThreads)
+        .maxPending(maxPending)
+        .preRead(preRead)
+        .reconcileInterval(reconcileInterval)
+        .sweepInterval(sweepInterval)
+        .resendAfter(resendAfter)
+        .maxUnackedSends(maxUnackedSends)
+        .noExecutorGrace(noExecutorGrace)
+        .ackLinger(ackLinger)
+        .wheelTick(wheelTick)
+        .preDispatch(preDispatch);
+  }
+
+  /** Settings one by one; every one not set keeps its default. */
+  public static final class Builder {
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private int dispatchThreads = DEFAULT_DISPATCH_THREADS;
+    private int ackThreads = DEFAULT_ACK_THREADS;
+    private int maxPending = DEFAULT_MAX_PENDING;
+    private Duration preRead = DEFAULT_PRE_READ;
+    private Duration reconcileInterval = DEFAULT_RECONCILE_INTERVAL;
+    private Duration sweepInterval = DEFAULT_SWEEP_INTERVAL;
+    private Duration resendAfter = DEFAULT_RESEND_AFTER;
+    private int maxUnackedSends = DEFAULT_MAX_UNACKED_SENDS;
+    private Duration noExecutorGrace = DEFAULT_NO_EXECUTOR_GRACE;
+    private Duration ackLinger = DEFAULT_ACK_LINGER;
+    private Duration wheelTick = DEFAULT_WHEEL_TICK;
+    private Duration preDispatch = DEFAULT_PRE_DISPATCH;
+
+    private Builder() {}
+
+    public Builder batchSize(int batchSize) {
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    public Builder dispatchThreads(int dispatchThreads) {
+      this.dispatchThreads = dispatchThreads;
+      return this;
+    }
+
+    public Builder ackThreads(int ackThreads) {
+      this.ackThreads = ackThreads;
+      return this;
+    }
+
+    public Builder maxPending(int maxPending) {
+      this.maxPending = maxPending;
+      return this;
+    }
+
+    public Builder preRead(Duration preRead) {
+      this.preRead = preRead;
+      return this;
+    }
+
+    public Builder reconcileInterval(Duration reconcileInterval) {
+      this.reconcileInterval = reconcileInterval;
+      return this;
+    }
+
+    public Builder sweepInterval(Duration sweepInterval) {
+      this.sweepInterval = sweepInterval;
+      return this;
+    }
+
+    public Builder resendAfter(Duration resendAfter) {
+      this.resendAfter = resendAfter;
+      return this;
+    }
+
+    public Builder maxUnackedSends(int maxUnackedSends) {
+      this.maxUnackedSends = maxUnackedSends;
+      return this;
+    }
+
+    public Builder noExecutorGrace(Duration noExecutorGrace) {
+      this.noExecutorGrace = noExecutorGrace;
+      return this;
+    }
+
+    public Builder ackLinger(Duration ackLinger) {
+      this.ackLinger = ackLinger;
+      return this;
+    }
+
+    public Builder wheelTick(Duration wheelTick) {
+      this.wheelTick = wheelTick;
+      return this;
+    }
+
+    public Builder preDispatch(Duration preDispatch) {
+      this.preDispatch = preDispatch;
+      return this;
+    }
+
+    public FirePathSettings build() {
+      return new FirePathSettings(
+          batchSize,
+          dispatchThreads,
+          ackThreads,
+          maxPending,
+          preRead,
+          reconcileInterval,
+          sweepInterval,
+          resendAfter,
+          maxUnackedSends,
+          noExecutorGrace,
+          ackLinger,
+          wheelTick,
+          preDispatch);
     }
   }
 }

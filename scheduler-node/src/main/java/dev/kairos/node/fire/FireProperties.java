@@ -1,5 +1,6 @@
 package dev.kairos.node.fire;
 
+import dev.kairos.node.cluster.TimingParameters;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -13,14 +14,8 @@ import org.springframework.validation.annotation.Validated;
 public class FireProperties {
 
   public static final int DEFAULT_INITIAL_SHARDS = 64;
-  public static final int DEFAULT_BATCH_SIZE = 64;
-  public static final int DEFAULT_DISPATCH_THREADS = 4;
-  public static final int DEFAULT_ACK_THREADS = 4;
-  public static final int DEFAULT_MAX_PENDING = 1_000_000;
   public static final Duration DEFAULT_SLOT_CACHE_TTL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_TOPIC_TIMEOUT = Duration.ofSeconds(10);
-  public static final Duration DEFAULT_INFLIGHT_SWEEP_INTERVAL = Duration.ofSeconds(5);
-  public static final Duration DEFAULT_INFLIGHT_RESEND_AFTER = Duration.ofSeconds(10);
   public static final String DEFAULT_BROKER_CLUSTER = "DefaultCluster";
 
   /** Whether this node loads its wheel and fires; off, the node only serves its API. */
@@ -37,12 +32,12 @@ public class FireProperties {
   /** Most due entries handed to one dispatch task (one take_due script call per shard in it). */
   @Min(1)
   @Max(10_000)
-  private int batchSize = DEFAULT_BATCH_SIZE;
+  private int batchSize = FirePathSettings.DEFAULT_BATCH_SIZE;
 
   /** Threads that take due entries off the persisted wheel, route them and start their sends. */
   @Min(1)
   @Max(256)
-  private int dispatchThreads = DEFAULT_DISPATCH_THREADS;
+  private int dispatchThreads = FirePathSettings.DEFAULT_DISPATCH_THREADS;
 
   /**
    * Threads that handle the outcome of the (non-blocking, pipelined) Redis acknowledgements:
@@ -50,11 +45,11 @@ public class FireProperties {
    */
   @Min(1)
   @Max(256)
-  private int ackThreads = DEFAULT_ACK_THREADS;
+  private int ackThreads = FirePathSettings.DEFAULT_ACK_THREADS;
 
   /** Most entries the in-memory wheel holds; beyond it entries wait in Redis for the reconcile. */
   @Min(1)
-  private int maxPending = DEFAULT_MAX_PENDING;
+  private int maxPending = FirePathSettings.DEFAULT_MAX_PENDING;
 
   /**
    * Most sends awaiting a broker answer at once. Beyond it due triggers wait in order (they are
@@ -70,13 +65,13 @@ public class FireProperties {
   @NotNull private Duration topicTimeout = DEFAULT_TOPIC_TIMEOUT;
 
   /** How often the node looks for inflight entries whose send never completed. */
-  @NotNull private Duration inflightSweepInterval = DEFAULT_INFLIGHT_SWEEP_INTERVAL;
+  @NotNull private Duration inflightSweepInterval = FirePathSettings.DEFAULT_SWEEP_INTERVAL;
 
   /**
    * How long an entry may sit in inflight (taken, not acknowledged by the broker) before it is
    * re-sent; must exceed {@code kairos.rocketmq.send-timeout}, or slow sends are published twice.
    */
-  @NotNull private Duration inflightResendAfter = DEFAULT_INFLIGHT_RESEND_AFTER;
+  @NotNull private Duration inflightResendAfter = FirePathSettings.DEFAULT_RESEND_AFTER;
 
   /** The RocketMQ broker cluster on which handler topics are created. */
   @NotNull private String brokerCluster = DEFAULT_BROKER_CLUSTER;
@@ -98,7 +93,7 @@ public class FireProperties {
    * groups each q ms of fires into one hand-off (fewer, larger Redis calls and broker batches),
    * each at most q - 1 ms late. At most 100 ms.
    */
-  @NotNull private Duration wheelTick = Duration.ZERO;
+  @NotNull private Duration wheelTick = FirePathSettings.DEFAULT_WHEEL_TICK;
 
   /**
    * How long before its fire time a trigger is taken off the wheel and sent to its executor, which
@@ -109,6 +104,28 @@ public class FireProperties {
    * the start claims of bursts due on whole seconds.
    */
   @NotNull private Duration preDispatch = FirePathSettings.DEFAULT_PRE_DISPATCH;
+
+  /**
+   * The fire path's settings: these properties, with the pre-read and reconcile interval of the
+   * cluster's timing ({@code kairos.cluster.*}).
+   */
+  public FirePathSettings toSettings(TimingParameters timing) {
+    return FirePathSettings.builder()
+        .batchSize(batchSize)
+        .dispatchThreads(dispatchThreads)
+        .ackThreads(ackThreads)
+        .maxPending(maxPending)
+        .preRead(timing.preRead())
+        .reconcileInterval(timing.wheelReconcileInterval())
+        .sweepInterval(inflightSweepInterval)
+        .resendAfter(inflightResendAfter)
+        .maxUnackedSends(maxUnackedSends)
+        .noExecutorGrace(noExecutorGrace)
+        .ackLinger(ackLinger)
+        .wheelTick(wheelTick)
+        .preDispatch(preDispatch)
+        .build();
+  }
 
   public Duration getPreDispatch() {
     return preDispatch;

@@ -94,15 +94,18 @@ public class LifecycleProperties {
     this.maxChildDepth = maxChildDepth;
   }
 
+  /**
+   * The worker's settings: these properties for {@code consumer}, a round's Redis calls bounded by
+   * five times the node's Redis timeout.
+   */
   LifecycleConfig toConfig(String consumer, Duration redisTimeout) {
-    return new LifecycleConfig(
-        consumer,
-        LifecycleConfig.DEFAULT_GROUP,
-        batchSize,
-        pollInterval,
-        claimIdle,
-        claimInterval,
-        maxChildDepth,
-        redisTimeout.multipliedBy(5));
+    return LifecycleConfig.builder(consumer)
+        .batchSize(batchSize)
+        .pollInterval(pollInterval)
+        .claimIdle(claimIdle)
+        .claimInterval(claimInterval)
+        .maxChildDepth(maxChildDepth)
+        .redisTimeout(redisTimeout.multipliedBy(5))
+        .build();
   }
 }

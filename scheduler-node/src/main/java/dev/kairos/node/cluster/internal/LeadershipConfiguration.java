@@ -7,11 +7,9 @@ import dev.kairos.coordinator.cluster.LeadershipManager;
 import dev.kairos.coordinator.cluster.Member;
 import dev.kairos.coordinator.cluster.ZkLayout;
 import dev.kairos.coordinator.failover.NodeHoldings;
-import dev.kairos.coordinator.scan.ScanConfig;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.redis.ShardReadiness;
-import dev.kairos.core.store.JobStore;
 import dev.kairos.core.time.ClusterClock;
 import dev.kairos.node.alarm.LeaderView;
 import dev.kairos.node.cluster.ClusterProperties;
@@ -27,7 +25,6 @@ import dev.kairos.node.system.zookeeper.ZookeeperProperties;
 import dev.kairos.protocol.wheel.WheelNotifier;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +32,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -46,7 +42,6 @@ import org.springframework.context.annotation.Configuration;
  * only fires.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(InternalClusterProperties.class)
 @ConditionalOnProperty(
     prefix = "kairos.cluster.leadership",
     name = "enabled",
@@ -56,7 +51,7 @@ class LeadershipConfiguration {
   private static final Logger log = LoggerFactory.getLogger(LeadershipConfiguration.class);
 
   @Bean
-  ClusterSecret clusterSecret(InternalClusterProperties cluster) {
+  ClusterSecret clusterSecret(ClusterProperties cluster) {
     ClusterSecret secret = ClusterSecret.of(cluster.getSecret());
     if (secret.generated()) {
       log.warn(
@@ -85,8 +80,7 @@ class LeadershipConfiguration {
       NodeIdentity identity,
       ClusterTransport transport,
       TimingParameters timing,
-      InternalClusterProperties cluster,
-      ClusterProperties clusterTiming,
+      ClusterProperties cluster,
       KairosRedis redis,
       RedisKeys keys,
       ClusterClock clock,
@@ -116,16 +110,7 @@ class LeadershipConfiguration {
                     cluster.getLeadership().getFailoverSweepInterval()),
                 redis,
                 keys,
-                new ScanConfig(
-                    timing.preRead(),
-                    timing.scanInterval(),
-                    ScanConfig.DEFAULT_BATCH_SIZE,
-                    ScanConfig.DEFAULT_MAX_BATCHES_PER_SHARD,
-                    timing.dedupWindow(),
-                    JobStore.DEFAULT_EVENTS_MAX_LEN,
-                    redisProperties.getTimeout(),
-                    clusterTiming.getMisfireGrace(),
-                    scanSpread(clusterTiming, timing.scanInterval())),
+                cluster.toScanConfig(redisProperties.getTimeout()),
                 clock,
                 notifier,
                 redisProperties.getTimeout(),
@@ -173,7 +158,7 @@ class LeadershipConfiguration {
       LeaderTracker tracker,
       CuratorFramework curator,
       ZookeeperProperties zookeeper,
-      InternalClusterProperties cluster,
+      ClusterProperties cluster,
       ConfigurableApplicationContext context,
       MeterRegistry meters) {
     ClusterDrainSteps steps =
@@ -211,18 +196,5 @@ class LeadershipConfiguration {
   @Bean
   ClusterHealthIndicator clusterHealthIndicator(ClusterNode node, LeaderTracker tracker) {
     return new ClusterHealthIndicator(node.manager(), node.membership(), tracker, node.duties());
-  }
-
-  private static Duration scanSpread(ClusterProperties timing, Duration scanInterval) {
-    Duration spread = timing.getScanSpread();
-    if (spread == null || spread.isNegative() || spread.compareTo(scanInterval) > 0) {
-      throw new IllegalStateException(
-          "kairos.cluster.scan-spread is "
-              + spread
-              + " but must be between 0 and kairos.cluster.scan-interval ("
-              + scanInterval
-              + ")");
-    }
-    return spread;
   }
 }
