@@ -1,6 +1,7 @@
 package dev.kairos.node.backfill;
 
 import dev.kairos.backfill.Backfills;
+import dev.kairos.node.system.PositiveDuration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -26,7 +27,7 @@ public class BackfillProperties {
   private boolean enabled = true;
 
   /** Pause between two passes of the leader's driver over the RUNNING backfills. */
-  @NotNull private Duration tickInterval = DEFAULT_TICK_INTERVAL;
+  @NotNull @PositiveDuration private Duration tickInterval = DEFAULT_TICK_INTERVAL;
 
   /** Most fires one backfill may run: a larger range is refused (400 naming {@code to}). */
   @Min(1)

@@ -1,6 +1,8 @@
 package dev.kairos.node.cluster;
 
 import dev.kairos.coordinator.scan.ScanConfig;
+import dev.kairos.node.system.PositiveDuration;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -81,10 +83,10 @@ public class ClusterProperties {
   private String secret = "";
 
   /** Leader election and the leader's duties (scanning, failover). */
-  private final Leadership leadership = new Leadership();
+  @Valid private final Leadership leadership = new Leadership();
 
   /** Draining this node out of the cluster ({@code POST /api/v1/node/drain}). */
-  private final Drain drain = new Drain();
+  @Valid private final Drain drain = new Drain();
 
   /**
    * The leader's scan: the pre-read, scan interval, dedup window, misfire grace and scan spread of
@@ -257,7 +259,8 @@ public class ClusterProperties {
     private boolean enabled = true;
 
     /** How often the leader moves the wheel entries of node names that are not live members. */
-    @NotNull private Duration failoverSweepInterval = DEFAULT_FAILOVER_SWEEP_INTERVAL;
+    @NotNull @PositiveDuration
+    private Duration failoverSweepInterval = DEFAULT_FAILOVER_SWEEP_INTERVAL;
 
     public boolean isEnabled() {
       return enabled;

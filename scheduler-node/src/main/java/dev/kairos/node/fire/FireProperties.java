@@ -1,6 +1,7 @@
 package dev.kairos.node.fire;
 
 import dev.kairos.node.cluster.TimingParameters;
+import dev.kairos.node.system.PositiveDuration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -65,7 +66,8 @@ public class FireProperties {
   @NotNull private Duration topicTimeout = DEFAULT_TOPIC_TIMEOUT;
 
   /** How often the node looks for inflight entries whose send never completed. */
-  @NotNull private Duration inflightSweepInterval = FirePathSettings.DEFAULT_SWEEP_INTERVAL;
+  @NotNull @PositiveDuration
+  private Duration inflightSweepInterval = FirePathSettings.DEFAULT_SWEEP_INTERVAL;
 
   /**
    * How long an entry may sit in inflight (taken, not acknowledged by the broker) before it is

@@ -1,6 +1,7 @@
 package dev.kairos.node.lifecycle;
 
 import dev.kairos.lifecycle.LifecycleConfig;
+import dev.kairos.node.system.PositiveDuration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -30,13 +31,14 @@ public class LifecycleProperties {
   private int batchSize = LifecycleConfig.DEFAULT_BATCH_SIZE;
 
   /** Pause after a round that found nothing to do. */
-  @NotNull private Duration pollInterval = LifecycleConfig.DEFAULT_POLL_INTERVAL;
+  @NotNull @PositiveDuration private Duration pollInterval = LifecycleConfig.DEFAULT_POLL_INTERVAL;
 
   /** Entries another node read and left unacknowledged this long are taken over (it died). */
   @NotNull private Duration claimIdle = LifecycleConfig.DEFAULT_CLAIM_IDLE;
 
   /** How often to look for such entries. */
-  @NotNull private Duration claimInterval = LifecycleConfig.DEFAULT_CLAIM_INTERVAL;
+  @NotNull @PositiveDuration
+  private Duration claimInterval = LifecycleConfig.DEFAULT_CLAIM_INTERVAL;
 
   /**
    * Deepest child-job chain: a child trigger deeper than this is not created (logged and counted).

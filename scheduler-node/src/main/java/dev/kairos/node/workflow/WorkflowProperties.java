@@ -1,5 +1,6 @@
 package dev.kairos.node.workflow;
 
+import dev.kairos.node.system.PositiveDuration;
 import dev.kairos.workflow.WorkflowDriver;
 import dev.kairos.workflow.WorkflowScheduler;
 import dev.kairos.workflow.WorkflowValidator;
@@ -25,7 +26,7 @@ public class WorkflowProperties {
   @NotNull private Duration runRetention = WorkflowDriver.DEFAULT_RUN_RETENTION;
 
   /** How often the leader looks for scheduled workflows whose fire time has come. */
-  @NotNull private Duration scheduleTick = WorkflowScheduler.DEFAULT_TICK;
+  @NotNull @PositiveDuration private Duration scheduleTick = WorkflowScheduler.DEFAULT_TICK;
 
   /** Most nodes one workflow may have. */
   @Min(1)

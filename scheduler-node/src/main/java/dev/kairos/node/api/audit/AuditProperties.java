@@ -2,6 +2,7 @@ package dev.kairos.node.api.audit;
 
 import dev.kairos.audit.AuditRetention;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.node.system.PositiveDuration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -27,7 +28,7 @@ public class AuditProperties {
   @NotNull private Duration retention = AuditRetention.DEFAULT_RETENTION;
 
   /** How often the retention runs. */
-  @NotNull private Duration retentionInterval = AuditRetention.DEFAULT_INTERVAL;
+  @NotNull @PositiveDuration private Duration retentionInterval = AuditRetention.DEFAULT_INTERVAL;
 
   /**
    * Cap of the Redis stream {@code kairos:{audit}:log} ({@code XADD MAXLEN ~}): how many entries a
@@ -42,7 +43,7 @@ public class AuditProperties {
   private int batchSize = DEFAULT_BATCH_SIZE;
 
   /** Pause after a round that found less than a batch. */
-  @NotNull private Duration pollInterval = Duration.ofSeconds(1);
+  @NotNull @PositiveDuration private Duration pollInterval = Duration.ofSeconds(1);
 
   /** Entries another node read and left unacknowledged this long are taken over (it died). */
   @NotNull private Duration claimIdle = Duration.ofMinutes(1);

@@ -1,5 +1,6 @@
 package dev.kairos.node.lifecycle.guard;
 
+import dev.kairos.node.system.PositiveDuration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -26,7 +27,7 @@ public class LostMonitorProperties {
    * Pause between two passes over every shard's open triggers. A RUNNING trigger whose executor
    * died is marked LOST within the executor's lease TTL plus this interval.
    */
-  @NotNull private Duration interval = DEFAULT_INTERVAL;
+  @NotNull @PositiveDuration private Duration interval = DEFAULT_INTERVAL;
 
   /**
    * A DISPATCHED trigger whose slot is live but that has not started this long after its last
