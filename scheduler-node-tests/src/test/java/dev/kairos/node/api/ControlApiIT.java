@@ -13,11 +13,7 @@ import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.mq.executor.ExecutorSettings;
-import dev.kairos.mq.executor.KairosExecutor;
-import dev.kairos.mq.route.TopicAdmin;
-import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.node.testing.InProcessExecutors;
 import io.lettuce.core.Range;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -63,21 +59,32 @@ class ControlApiIT {
 
   private static ApiTestNode node;
   private static KairosRedis redis;
-  private static KairosExecutor executor;
+  private static InProcessExecutors executors;
   private static RedisKeys keys;
   private static ClusterClock clock;
   private static MeterRegistry meters;
 
   @BeforeAll
   static void start(EmbeddedInfrastructure infra) throws Exception {
-    List<String> handlers = List.of("slow", "ok");
-    try (TopicAdmin admin = new TopicAdmin(infra.rocketMq().nameServerAddress(), "kairos")) {
-      admin.start();
-      for (String h : handlers) {
-        admin.ensureTopic(TopicNames.handlerTopic(APP, h), QUEUES, Duration.ofSeconds(40));
-      }
-      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
-    }
+    // The executor first, as a user's service would be: it makes its topics and leases its slots.
+    executors =
+        InProcessExecutors.builder(infra, APP)
+            .slots(QUEUES)
+            .name(EXECUTOR)
+            .handler(
+                "slow",
+                ctx -> {
+                  started.put(ctx.triggerId(), System.currentTimeMillis());
+                  try {
+                    Thread.sleep(120_000); // far longer than any test: only a cancel ends it
+                  } catch (InterruptedException e) {
+                    interrupted.add(ctx.triggerId());
+                    throw e;
+                  }
+                })
+            .handler("ok", ctx -> started.put(ctx.triggerId(), System.currentTimeMillis()))
+            .start();
+    redis = executors.redis();
     Map<String, String> overrides = new LinkedHashMap<>();
     overrides.put("kairos.node.name", "control-it-" + RUN);
     overrides.put("kairos.zookeeper.root-path", "/kairos-control-it-" + RUN);
@@ -88,27 +95,6 @@ class ControlApiIT {
     keys = node.context().getBean(RedisKeys.class);
     clock = node.context().getBean(ClusterClock.class);
     meters = node.context().getBean(MeterRegistry.class);
-    redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(5));
-    executor =
-        new KairosExecutor(
-            redis,
-            ExecutorSettings.of(
-                SlotLeaseConfig.of(APP, EXECUTOR, "localhost", handlers).withSlotCount(QUEUES),
-                infra.rocketMq().nameServerAddress()),
-            Map.of(
-                "slow",
-                ctx -> {
-                  started.put(ctx.triggerId(), System.currentTimeMillis());
-                  try {
-                    Thread.sleep(120_000); // far longer than any test: only a cancel ends it
-                  } catch (InterruptedException e) {
-                    interrupted.add(ctx.triggerId());
-                    throw e;
-                  }
-                },
-                "ok",
-                ctx -> started.put(ctx.triggerId(), System.currentTimeMillis())));
-    executor.start();
   }
 
   /** The pause flag is shared by every class of this JVM: never leave it set. */
@@ -122,11 +108,8 @@ class ControlApiIT {
     if (node != null) {
       node.post("/api/v1/cluster/resume", null, ADMIN);
     }
-    if (executor != null) {
-      executor.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (executors != null) {
+      executors.close();
     }
     if (node != null) {
       node.close();

@@ -13,12 +13,8 @@ import dev.kairos.devinfra.Poll;
 import dev.kairos.devinfra.RealInfra;
 import dev.kairos.devinfra.RedisMode;
 import dev.kairos.devinfra.ZkMode;
-import dev.kairos.mq.executor.ExecutorSettings;
-import dev.kairos.mq.executor.KairosExecutor;
 import dev.kairos.mq.log.TriggerLogSettings;
-import dev.kairos.mq.route.TopicAdmin;
-import dev.kairos.mq.slot.SlotLeaseConfig;
-import dev.kairos.protocol.message.TopicNames;
+import dev.kairos.node.testing.InProcessExecutors;
 import dev.kairos.sync.history.TriggerHistoryQueries;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,28 +50,11 @@ class TriggerLogIT {
 
   private static ApiTestNode node;
   private static KairosRedis redis;
-  private static KairosExecutor executor;
+  private static InProcessExecutors executors;
   private static RedisKeys keys;
 
   @BeforeAll
   static void start(EmbeddedInfrastructure infra) throws Exception {
-    List<String> handlers = List.of("chatty", "quiet", "flood");
-    try (TopicAdmin admin = new TopicAdmin(infra.rocketMq().nameServerAddress(), "kairos")) {
-      admin.start();
-      for (String h : handlers) {
-        admin.ensureTopic(TopicNames.handlerTopic(APP, h), QUEUES, Duration.ofSeconds(40));
-      }
-      admin.ensureTopic(TopicNames.RESULTS, 1, Duration.ofSeconds(40));
-    }
-    Map<String, String> overrides = new LinkedHashMap<>();
-    overrides.put("kairos.node.name", "hlogs-it-" + RUN);
-    overrides.put("kairos.zookeeper.root-path", "/kairos-hlogs-it-" + RUN);
-    overrides.put("kairos.cluster.secret", "hlogs-it-secret");
-    overrides.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
-    overrides.put("kairos.fire.broker-cluster", "kairos");
-    node = ApiTestNode.start(infra, overrides);
-    keys = node.context().getBean(RedisKeys.class);
-    redis = KairosRedis.connect(List.of(infra.redis().uri()), false, Duration.ofSeconds(5));
     TriggerLogSettings logs =
         new TriggerLogSettings(
             true,
@@ -85,15 +64,12 @@ class TriggerLogIT {
             Duration.ofMillis(100),
             TriggerLogSettings.DEFAULT_FLUSH_LINES,
             TriggerLogSettings.DEFAULT_TTL);
-    executor =
-        new KairosExecutor(
-            redis,
-            ExecutorSettings.of(
-                    SlotLeaseConfig.of(APP, "hlogs-executor-" + RUN, "localhost", handlers)
-                        .withSlotCount(QUEUES),
-                    infra.rocketMq().nameServerAddress())
-                .withLog(logs),
-            Map.of(
+    executors =
+        InProcessExecutors.builder(infra, APP)
+            .slots(QUEUES)
+            .name("hlogs-executor-" + RUN)
+            .settings(settings -> settings.withLog(logs))
+            .handler(
                 "chatty",
                 ctx -> {
                   for (int i = 1; i <= 3; i++) {
@@ -102,26 +78,32 @@ class TriggerLogIT {
                   release.await();
                   ctx.log().warn("released");
                   ctx.log().error("done with {}", "an error line", new IllegalStateException("x"));
-                },
-                "quiet",
-                ctx -> {},
+                })
+            .handler("quiet", ctx -> {})
+            .handler(
                 "flood",
                 ctx -> {
                   for (int i = 1; i <= 100; i++) {
                     ctx.log().info("flood {}", i);
                   }
-                }));
-    executor.start();
+                })
+            .start();
+    redis = executors.redis();
+    Map<String, String> overrides = new LinkedHashMap<>();
+    overrides.put("kairos.node.name", "hlogs-it-" + RUN);
+    overrides.put("kairos.zookeeper.root-path", "/kairos-hlogs-it-" + RUN);
+    overrides.put("kairos.cluster.secret", "hlogs-it-secret");
+    overrides.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
+    overrides.put("kairos.fire.broker-cluster", "kairos");
+    node = ApiTestNode.start(infra, overrides);
+    keys = node.context().getBean(RedisKeys.class);
   }
 
   @AfterAll
   static void stop() {
     release.countDown();
-    if (executor != null) {
-      executor.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (executors != null) {
+      executors.close();
     }
     if (node != null) {
       node.close();
@@ -189,13 +171,13 @@ class TriggerLogIT {
 
   @Test
   void aRunThatLogsNothingMakesNoLogCall() {
-    long callsBefore = executor.logShipper().calls();
+    long callsBefore = executors.executor(0).logShipper().calls();
     String trigger = triggerNow(createJob("quiet-" + RUN, "quiet"));
     await("the quiet run's end", () -> log(trigger, 0, ADMIN).path("finished").asBoolean());
     JsonNode page = log(trigger, 0, ADMIN);
     assertThat(page.path("lines").size()).isZero();
     assertThat(page.path("source").asText()).isEqualTo("none");
-    assertThat(executor.logShipper().calls()).isEqualTo(callsBefore);
+    assertThat(executors.executor(0).logShipper().calls()).isEqualTo(callsBefore);
     String key = RedisKeys.triggerLog(keys.shardOf(new TriggerId(trigger).jobId()), trigger);
     assertThat(redis.sync().exists(key)).isZero();
   }

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 
 /**
  * The executor side of an end-to-end IT: one app's handler topics (and the results topic) made on
@@ -52,6 +53,11 @@ public final class InProcessExecutors implements AutoCloseable {
     return runs.stream().filter(r -> r.jobId().equals(jobId)).toList();
   }
 
+  /** The {@code i}-th executor started (from 0), for what only the executor itself can tell. */
+  public KairosExecutor executor(int i) {
+    return executors.get(i);
+  }
+
   /** The connection the executors share; the test may read Redis through it. */
   public KairosRedis redis() {
     return redis;
@@ -74,6 +80,7 @@ public final class InProcessExecutors implements AutoCloseable {
     private int slots = 2;
     private int count = 1;
     private String name;
+    private UnaryOperator<ExecutorSettings> settings = UnaryOperator.identity();
 
     private Builder(EmbeddedInfrastructure infra, String app) {
       this.infra = infra;
@@ -95,6 +102,12 @@ public final class InProcessExecutors implements AutoCloseable {
 
     public Builder name(String name) {
       this.name = name;
+      return this;
+    }
+
+    /** Changes the executors' settings from those made of app, name, handlers and slots. */
+    public Builder settings(UnaryOperator<ExecutorSettings> settings) {
+      this.settings = settings;
       return this;
     }
 
@@ -126,11 +139,12 @@ public final class InProcessExecutors implements AutoCloseable {
           KairosExecutor executor =
               new KairosExecutor(
                   redis,
-                  ExecutorSettings.of(
-                      SlotLeaseConfig.of(
-                              app, count == 1 ? name : name + "-" + i, "localhost", names)
-                          .withSlotCount(slots),
-                      infra.rocketMq().nameServerAddress()),
+                  settings.apply(
+                      ExecutorSettings.of(
+                          SlotLeaseConfig.of(
+                                  app, count == 1 ? name : name + "-" + i, "localhost", names)
+                              .withSlotCount(slots),
+                          infra.rocketMq().nameServerAddress())),
                   recorded);
           executors.add(executor);
           executor.start();
