@@ -33,7 +33,7 @@ public @interface PositiveDuration {
 
     @Override
     public boolean isValid(Duration value, ConstraintValidatorContext context) {
-      return value == null || value.isPositive();
+      return value == null || !(value.isNegative() || value.isZero());
     }
   }
 }
