@@ -66,7 +66,17 @@ class ControlApiIT {
 
   @BeforeAll
   static void start(EmbeddedInfrastructure infra) throws Exception {
-    // The executor first, as a user's service would be: it makes its topics and leases its slots.
+    Map<String, String> overrides = new LinkedHashMap<>();
+    overrides.put("kairos.node.name", "control-it-" + RUN);
+    overrides.put("kairos.zookeeper.root-path", "/kairos-control-it-" + RUN);
+    overrides.put("kairos.cluster.secret", "control-it-secret");
+    overrides.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
+    overrides.put("kairos.fire.broker-cluster", "kairos");
+    node = ApiTestNode.start(infra, overrides);
+    keys = node.context().getBean(RedisKeys.class);
+    clock = node.context().getBean(ClusterClock.class);
+    meters = node.context().getBean(MeterRegistry.class);
+    // After the node: it initialises Redis (the shard layout) that an executor reads at start.
     executors =
         InProcessExecutors.builder(infra, APP)
             .slots(QUEUES)
@@ -85,16 +95,6 @@ class ControlApiIT {
             .handler("ok", ctx -> started.put(ctx.triggerId(), System.currentTimeMillis()))
             .start();
     redis = executors.redis();
-    Map<String, String> overrides = new LinkedHashMap<>();
-    overrides.put("kairos.node.name", "control-it-" + RUN);
-    overrides.put("kairos.zookeeper.root-path", "/kairos-control-it-" + RUN);
-    overrides.put("kairos.cluster.secret", "control-it-secret");
-    overrides.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
-    overrides.put("kairos.fire.broker-cluster", "kairos");
-    node = ApiTestNode.start(infra, overrides);
-    keys = node.context().getBean(RedisKeys.class);
-    clock = node.context().getBean(ClusterClock.class);
-    meters = node.context().getBean(MeterRegistry.class);
   }
 
   /** The pause flag is shared by every class of this JVM: never leave it set. */
@@ -230,7 +230,9 @@ class ControlApiIT {
     assertThat(shown.json().path("state").asText()).isEqualTo("CANCELLED");
 
     // The queued copy reaches the executor once the slot is free, and its start claim refuses it.
-    await("the queued copy refused at start", () -> executor.stats("slow").duplicates() >= 1);
+    await(
+        "the queued copy refused at start",
+        () -> executors.executor(0).stats("slow").duplicates() >= 1);
     assertThat(started).doesNotContainKey(queued);
     assertThat(state(queued)).isEqualTo("CANCELLED");
 
@@ -272,7 +274,7 @@ class ControlApiIT {
           return false;
         });
     String held = TriggerId.scheduled(job, heldFire[0]).value();
-    long duplicatesBefore = executor.stats("ok").duplicates();
+    long duplicatesBefore = executors.executor(0).stats("ok").duplicates();
 
     ApiTestNode.Response cancelled = cancel(held);
 
@@ -285,8 +287,8 @@ class ControlApiIT {
         "the held copy released at its fire time and refused",
         () ->
             clock.nowMs() >= heldFire[0]
-                && executor.heldDeliveries() == 0
-                && executor.stats("ok").duplicates() > duplicatesBefore);
+                && executors.executor(0).heldDeliveries() == 0
+                && executors.executor(0).stats("ok").duplicates() > duplicatesBefore);
     // Only that fire: the job's next one runs (and by then the held copy is long judged).
     await(
         "a later fire of " + job + " ran",

@@ -64,6 +64,15 @@ class TriggerLogIT {
             Duration.ofMillis(100),
             TriggerLogSettings.DEFAULT_FLUSH_LINES,
             TriggerLogSettings.DEFAULT_TTL);
+    Map<String, String> overrides = new LinkedHashMap<>();
+    overrides.put("kairos.node.name", "hlogs-it-" + RUN);
+    overrides.put("kairos.zookeeper.root-path", "/kairos-hlogs-it-" + RUN);
+    overrides.put("kairos.cluster.secret", "hlogs-it-secret");
+    overrides.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
+    overrides.put("kairos.fire.broker-cluster", "kairos");
+    node = ApiTestNode.start(infra, overrides);
+    keys = node.context().getBean(RedisKeys.class);
+    // After the node: it initialises Redis (the shard layout) that an executor reads at start.
     executors =
         InProcessExecutors.builder(infra, APP)
             .slots(QUEUES)
@@ -89,14 +98,6 @@ class TriggerLogIT {
                 })
             .start();
     redis = executors.redis();
-    Map<String, String> overrides = new LinkedHashMap<>();
-    overrides.put("kairos.node.name", "hlogs-it-" + RUN);
-    overrides.put("kairos.zookeeper.root-path", "/kairos-hlogs-it-" + RUN);
-    overrides.put("kairos.cluster.secret", "hlogs-it-secret");
-    overrides.put("kairos.rocketmq.default-queue-count", Integer.toString(QUEUES));
-    overrides.put("kairos.fire.broker-cluster", "kairos");
-    node = ApiTestNode.start(infra, overrides);
-    keys = node.context().getBean(RedisKeys.class);
   }
 
   @AfterAll
