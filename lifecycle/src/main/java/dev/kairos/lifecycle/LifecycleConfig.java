@@ -1,32 +1,22 @@
 package dev.kairos.lifecycle;
 
+import dev.kairos.protocol.event.EventsConsumerSettings;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Settings of one node's {@link LifecycleWorker}.
  *
- * @param consumer this node's consumer name in the group (the node name: stable across restarts, so
- *     a restarted node first finishes what it had read)
- * @param group the consumer group on every shard's events stream, {@link #DEFAULT_GROUP}
- * @param batchSize entries read per shard per round
- * @param pollInterval pause after a round that found nothing
- * @param claimIdle entries another consumer read and left unacknowledged this long are taken over
- *     (its node died)
- * @param claimInterval how often to look for such entries
+ * @param events how it consumes the events streams: this node's consumer name in the group (the
+ *     node name: stable across restarts, so a restarted node first finishes what it had read), the
+ *     group {@link #DEFAULT_GROUP}, entries read per shard per round, the pause after a round that
+ *     found nothing, and when and how often entries a dead node left unacknowledged are taken over
  * @param maxChildDepth child triggers deeper than this are not created (bounds a cycle formed by
  *     two concurrent saves)
  * @param redisTimeout bound of one round's Redis calls
  */
 public record LifecycleConfig(
-    String consumer,
-    String group,
-    int batchSize,
-    Duration pollInterval,
-    Duration claimIdle,
-    Duration claimInterval,
-    int maxChildDepth,
-    Duration redisTimeout) {
+    EventsConsumerSettings events, int maxChildDepth, Duration redisTimeout) {
 
   public static final String DEFAULT_GROUP = "kairos-lifecycle";
   public static final int DEFAULT_BATCH_SIZE = 200;
@@ -37,21 +27,11 @@ public record LifecycleConfig(
   public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(10);
 
   public LifecycleConfig {
-    Objects.requireNonNull(consumer, "consumer");
-    Objects.requireNonNull(group, "group");
-    if (consumer.isBlank() || group.isBlank()) {
-      throw new IllegalArgumentException("consumer and group must not be blank");
-    }
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batchSize must be >= 1 but was " + batchSize);
-    }
+    Objects.requireNonNull(events, "events");
     if (maxChildDepth < 1) {
       throw new IllegalArgumentException("maxChildDepth must be >= 1 but was " + maxChildDepth);
     }
-    requirePositive(pollInterval, "pollInterval");
-    requirePositive(claimIdle, "claimIdle");
-    requirePositive(claimInterval, "claimInterval");
-    requirePositive(redisTimeout, "redisTimeout");
+    EventsConsumerSettings.requirePositive(redisTimeout, "redisTimeout");
   }
 
   /** Defaults for {@code consumer}. */
@@ -61,59 +41,26 @@ public record LifecycleConfig(
 
   /** A builder starting from the defaults. */
   public static Builder builder(String consumer) {
-    return new Builder(consumer);
+    Builder defaults = new Builder(consumer);
+    defaults.group(DEFAULT_GROUP).batchSize(DEFAULT_BATCH_SIZE).pollInterval(DEFAULT_POLL_INTERVAL);
+    return defaults.claimIdle(DEFAULT_CLAIM_IDLE).claimInterval(DEFAULT_CLAIM_INTERVAL);
   }
 
   /** A builder starting from this configuration. */
   public Builder toBuilder() {
-    return new Builder(consumer)
-        .group(group)
-        .batchSize(batchSize)
-        .pollInterval(pollInterval)
-        .claimIdle(claimIdle)
-        .claimInterval(claimInterval)
+    return builder(events.consumer())
+        .events(events)
         .maxChildDepth(maxChildDepth)
         .redisTimeout(redisTimeout);
   }
 
   /** Settings one by one; every one not set keeps its default. */
-  public static final class Builder {
-    private final String consumer;
-    private String group = DEFAULT_GROUP;
-    private int batchSize = DEFAULT_BATCH_SIZE;
-    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
-    private Duration claimIdle = DEFAULT_CLAIM_IDLE;
-    private Duration claimInterval = DEFAULT_CLAIM_INTERVAL;
+  public static final class Builder extends EventsConsumerSettings.Builder<Builder> {
     private int maxChildDepth = DEFAULT_MAX_CHILD_DEPTH;
     private Duration redisTimeout = DEFAULT_REDIS_TIMEOUT;
 
     private Builder(String consumer) {
-      this.consumer = consumer;
-    }
-
-    public Builder group(String group) {
-      this.group = group;
-      return this;
-    }
-
-    public Builder batchSize(int batchSize) {
-      this.batchSize = batchSize;
-      return this;
-    }
-
-    public Builder pollInterval(Duration pollInterval) {
-      this.pollInterval = pollInterval;
-      return this;
-    }
-
-    public Builder claimIdle(Duration claimIdle) {
-      this.claimIdle = claimIdle;
-      return this;
-    }
-
-    public Builder claimInterval(Duration claimInterval) {
-      this.claimInterval = claimInterval;
-      return this;
+      super(consumer);
     }
 
     public Builder maxChildDepth(int maxChildDepth) {
@@ -127,21 +74,7 @@ public record LifecycleConfig(
     }
 
     public LifecycleConfig build() {
-      return new LifecycleConfig(
-          consumer,
-          group,
-          batchSize,
-          pollInterval,
-          claimIdle,
-          claimInterval,
-          maxChildDepth,
-          redisTimeout);
-    }
-  }
-
-  private static void requirePositive(Duration d, String name) {
-    if (d == null || d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive but was " + d);
+      return new LifecycleConfig(settings(), maxChildDepth, redisTimeout);
     }
   }
 }

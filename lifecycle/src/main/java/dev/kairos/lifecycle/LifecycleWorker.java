@@ -8,12 +8,11 @@ import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
 import dev.kairos.core.time.KairosClock;
 import dev.kairos.protocol.adhoc.AdhocTriggers;
+import dev.kairos.protocol.event.EventsConsumerSettings;
+import dev.kairos.protocol.event.IdleEntryClaimer;
 import io.lettuce.core.Consumer;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.models.stream.ClaimedMessages;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,12 +34,12 @@ import org.slf4j.LoggerFactory;
  * <p>Every node runs one worker, a consumer of the group {@code kairos-lifecycle} on every shard's
  * events stream, so the group spreads the work and a node's death costs nothing: its unacknowledged
  * entries stay pending and a live worker takes them over with XAUTOCLAIM once they have been idle
- * for {@link LifecycleConfig#claimIdle()}. A round reads up to a batch per shard (all shards in
- * parallel), reacts ({@link ShardReactor}: two pipelined rounds per shard that has reactions) and
- * only then acknowledges, every shard at once: a round costs a fixed number of waits, not two per
- * shard it touched. Events are delivered at least once and every reaction is idempotent: retries
- * and child triggers have deterministic ids (a second submission is a DUPLICATE), and the re-arm
- * script only releases a job still parked by that chain.
+ * for {@link EventsConsumerSettings#claimIdle()}. A round reads up to a batch per shard (all shards
+ * in parallel), reacts ({@link ShardReactor}: two pipelined rounds per shard that has reactions)
+ * and only then acknowledges, every shard at once: a round costs a fixed number of waits, not two
+ * per shard it touched. Events are delivered at least once and every reaction is idempotent:
+ * retries and child triggers have deterministic ids (a second submission is a DUPLICATE), and the
+ * re-arm script only releases a job still parked by that chain.
  *
  * <p>persistence-sync trims the streams below what every group acknowledged, so this group's
  * backlog is never trimmed away.
@@ -63,6 +62,8 @@ public final class LifecycleWorker implements AutoCloseable {
   private final KairosRedis redis;
   private final RedisKeys keys;
   private final LifecycleConfig config;
+  private final EventsConsumerSettings settings;
+  private final IdleEntryClaimer claimer;
   private final LifecycleMetrics metrics;
   private final ShardReactor reactor;
   private final Consumer<String> me;
@@ -98,10 +99,11 @@ public final class LifecycleWorker implements AutoCloseable {
       LifecycleConfig config,
       MeterRegistry meters,
       ChainEndListener chainEnds) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.settings = config.events();
     this.redis = Objects.requireNonNull(redis, "redis");
     this.keys = Objects.requireNonNull(keys, "keys");
-    this.config = Objects.requireNonNull(config, "config");
-    this.lifecycle = new Lifecycle("lifecycle worker " + config.consumer());
+    this.lifecycle = new Lifecycle("lifecycle worker " + settings.consumer());
     this.metrics = new LifecycleMetrics(meters);
     this.reactor =
         new ShardReactor(
@@ -115,7 +117,8 @@ public final class LifecycleWorker implements AutoCloseable {
             metrics,
             config.redisTimeout(),
             Objects.requireNonNull(chainEnds, "chainEnds"));
-    this.me = Consumer.from(config.group(), config.consumer());
+    this.me = Consumer.from(settings.group(), settings.consumer());
+    this.claimer = new IdleEntryClaimer(redis, settings);
     this.readOwnPending = new boolean[keys.shards()];
     Map<String, Integer> streams = new HashMap<>();
     for (int s = 0; s < keys.shards(); s++) {
@@ -133,7 +136,7 @@ public final class LifecycleWorker implements AutoCloseable {
     for (int s = 0; s < keys.shards(); s++) {
       ensureGroup(s);
     }
-    thread = LoopThread.start("kairos-lifecycle-" + config.consumer(), this::run);
+    thread = LoopThread.start("kairos-lifecycle-" + settings.consumer(), this::run);
   }
 
   public Lifecycle.State state() {
@@ -150,24 +153,24 @@ public final class LifecycleWorker implements AutoCloseable {
       return;
     }
     t.close();
-    log.info("lifecycle worker {} closed", config.consumer());
+    log.info("lifecycle worker {} closed", settings.consumer());
   }
 
   private void run() {
     log.info(
         "lifecycle worker {} started (group {}, {} shards)",
-        config.consumer(),
-        config.group(),
+        settings.consumer(),
+        settings.group(),
         keys.shards());
     while (lifecycle.isStarted() && !Thread.currentThread().isInterrupted()) {
       try {
         int handled = round();
         if (handled == 0) {
-          Thread.sleep(config.pollInterval().toMillis());
+          Thread.sleep(settings.pollInterval().toMillis());
         } else if (!lastRoundFilledABatch) {
           // Traffic but no backlog: a short pause lets each shard's next read carry a batch
           // instead of re-reading every shard for one or two entries at once.
-          Thread.sleep(Math.max(1, config.pollInterval().toMillis() / BUSY_PAUSE_DIVISOR));
+          Thread.sleep(Math.max(1, settings.pollInterval().toMillis() / BUSY_PAUSE_DIVISOR));
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -180,7 +183,7 @@ public final class LifecycleWorker implements AutoCloseable {
         Arrays.fill(readOwnPending, true);
         log.warn("lifecycle round failed; will keep running: {}", e.toString());
         try {
-          Thread.sleep(Math.max(config.pollInterval().toMillis(), 500));
+          Thread.sleep(Math.max(settings.pollInterval().toMillis(), 500));
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
         }
@@ -192,7 +195,7 @@ public final class LifecycleWorker implements AutoCloseable {
   int round() {
     if (System.nanoTime() - nextClaimAtNanos >= 0) {
       claimIdle();
-      nextClaimAtNanos = System.nanoTime() + config.claimInterval().toNanos();
+      nextClaimAtNanos = System.nanoTime() + settings.claimInterval().toNanos();
     }
     List<List<StreamMessage<String, String>>> reads =
         redis.isCluster() ? readEachShard() : readAllShardsAtOnce();
@@ -200,7 +203,7 @@ public final class LifecycleWorker implements AutoCloseable {
     List<Integer> shards = new ArrayList<>();
     for (int s = 0; s < reads.size(); s++) {
       List<StreamMessage<String, String>> messages = reads.get(s);
-      if (messages.size() >= config.batchSize()) {
+      if (messages.size() >= settings.batchSize()) {
         lastRoundFilledABatch = true;
       }
       if (messages.isEmpty()) {
@@ -226,7 +229,7 @@ public final class LifecycleWorker implements AutoCloseable {
               .async()
               .xack(
                   RedisKeys.events(s),
-                  config.group(),
+                  settings.group(),
                   messages.stream().map(StreamMessage::getId).toArray(String[]::new))
               .toCompletableFuture());
       handled += messages.size();
@@ -245,7 +248,7 @@ public final class LifecycleWorker implements AutoCloseable {
               .async()
               .xreadgroup(
                   me,
-                  XReadArgs.Builder.count(config.batchSize()),
+                  XReadArgs.Builder.count(settings.batchSize()),
                   XReadArgs.StreamOffset.from(RedisKeys.events(s), readOwnPending[s] ? "0" : ">"))
               .toCompletableFuture());
     }
@@ -275,7 +278,7 @@ public final class LifecycleWorker implements AutoCloseable {
       all =
           redis
               .async()
-              .xreadgroup(me, XReadArgs.Builder.count(config.batchSize()), offsets)
+              .xreadgroup(me, XReadArgs.Builder.count(settings.batchSize()), offsets)
               .get(config.redisTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -284,7 +287,7 @@ public final class LifecycleWorker implements AutoCloseable {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       if (isNoGroup(cause)) {
         // Some stream was flushed (e.g. Redis lost its data): recreate the groups, move on.
-        log.warn("consumer group {} missing on some shard; recreating them", config.group());
+        log.warn("consumer group {} missing on some shard; recreating them", settings.group());
         for (int s = 0; s < offsets.length; s++) {
           ensureGroup(s);
         }
@@ -312,7 +315,7 @@ public final class LifecycleWorker implements AutoCloseable {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       if (isNoGroup(cause)) {
         // The stream was flushed (e.g. a master lost its data): recreate the group, move on.
-        log.warn("shard {}: consumer group {} missing; recreating it", shard, config.group());
+        log.warn("shard {}: consumer group {} missing; recreating it", shard, settings.group());
         ensureGroup(shard);
         return List.of();
       }
@@ -336,41 +339,18 @@ public final class LifecycleWorker implements AutoCloseable {
 
   /** Takes over entries another (dead) consumer read and never acknowledged. */
   private void claimIdle() {
-    for (int s = 0; s < keys.shards(); s++) {
-      String start = "0-0";
-      int rounds = 0;
-      do {
-        ClaimedMessages<String, String> claimed;
-        try {
-          claimed =
-              redis
-                  .sync()
-                  .xautoclaim(
-                      RedisKeys.events(s),
-                      XAutoClaimArgs.Builder.justid(me, config.claimIdle(), start)
-                          .count(config.batchSize()));
-        } catch (RedisCommandExecutionException e) {
-          if (isNoGroup(e)) {
-            ensureGroup(s);
-            break;
-          }
-          throw e;
-        }
-        if (!claimed.getMessages().isEmpty()) {
-          metrics.claimed.increment(claimed.getMessages().size());
+    claimer.claim(
+        keys.shards(),
+        (s, ids) -> {
+          metrics.claimed.increment(ids.size());
           readOwnPending[s] = true;
           log.info(
-              "shard {}: took over {} idle lifecycle entries from dead consumers",
-              s,
-              claimed.getMessages().size());
-        }
-        start = claimed.getId();
-      } while (!"0-0".equals(start) && ++rounds < 100);
-    }
+              "shard {}: took over {} idle lifecycle entries from dead consumers", s, ids.size());
+        });
   }
 
   private void ensureGroup(int shard) {
-    ConsumerGroups.create(redis, RedisKeys.events(shard), config.group());
+    ConsumerGroups.create(redis, RedisKeys.events(shard), settings.group());
   }
 
   private static boolean isNoGroup(Throwable e) {

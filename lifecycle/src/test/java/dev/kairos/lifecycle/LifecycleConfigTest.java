@@ -3,6 +3,7 @@ package dev.kairos.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kairos.protocol.event.EventsConsumerSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -13,22 +14,24 @@ class LifecycleConfigTest {
     assertThat(LifecycleConfig.defaults("node-a"))
         .isEqualTo(
             new LifecycleConfig(
-                "node-a",
-                LifecycleConfig.DEFAULT_GROUP,
-                LifecycleConfig.DEFAULT_BATCH_SIZE,
-                LifecycleConfig.DEFAULT_POLL_INTERVAL,
-                LifecycleConfig.DEFAULT_CLAIM_IDLE,
-                LifecycleConfig.DEFAULT_CLAIM_INTERVAL,
+                new EventsConsumerSettings(
+                    LifecycleConfig.DEFAULT_GROUP,
+                    "node-a",
+                    LifecycleConfig.DEFAULT_BATCH_SIZE,
+                    LifecycleConfig.DEFAULT_POLL_INTERVAL,
+                    LifecycleConfig.DEFAULT_CLAIM_IDLE,
+                    LifecycleConfig.DEFAULT_CLAIM_INTERVAL),
                 LifecycleConfig.DEFAULT_MAX_CHILD_DEPTH,
                 LifecycleConfig.DEFAULT_REDIS_TIMEOUT));
     LifecycleConfig tuned =
         new LifecycleConfig(
-            "node-b",
-            "group",
-            7,
-            Duration.ofMillis(20),
-            Duration.ofMillis(500),
-            Duration.ofMillis(200),
+            new EventsConsumerSettings(
+                "group",
+                "node-b",
+                7,
+                Duration.ofMillis(20),
+                Duration.ofMillis(500),
+                Duration.ofMillis(200)),
             3,
             Duration.ofSeconds(1));
     assertThat(tuned.toBuilder().build()).isEqualTo(tuned);

@@ -6,15 +6,15 @@ import dev.kairos.core.lifecycle.LoopThread;
 import dev.kairos.core.redis.ClusterMetadata;
 import dev.kairos.core.redis.KairosRedis;
 import dev.kairos.core.redis.RedisKeys;
+import dev.kairos.protocol.event.EventsConsumerSettings;
+import dev.kairos.protocol.event.IdleEntryClaimer;
 import dev.kairos.protocol.record.EndedCompaction;
 import dev.kairos.sync.event.EventParser;
 import dev.kairos.sync.event.SyncEvent;
 import dev.kairos.sync.store.SyncStore;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.models.stream.ClaimedMessages;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,11 +37,11 @@ import org.slf4j.LoggerFactory;
  * <p>Every node runs one worker as its own consumer of one shared consumer group, so each entry is
  * applied by one node at a time, and a node's death costs nothing: its unacknowledged entries stay
  * pending in Redis and another node's worker takes them over with XAUTOCLAIM once they have been
- * idle for {@link SyncConfig#claimIdle()}. A round reads up to a batch per shard, applies all of it
- * in one PostgreSQL transaction, and only then acknowledges (XACK); acknowledged entries are
- * trimmed (XTRIM MINID below the oldest pending entry), never unacknowledged ones. Upserts are
- * idempotent and ordered by guards ({@link SyncStore}), so a replay or out-of-order recovery never
- * regresses a row.
+ * idle for {@link EventsConsumerSettings#claimIdle()}. A round reads up to a batch per shard,
+ * applies all of it in one PostgreSQL transaction, and only then acknowledges (XACK); acknowledged
+ * entries are trimmed (XTRIM MINID below the oldest pending entry), never unacknowledged ones.
+ * Upserts are idempotent and ordered by guards ({@link SyncStore}), so a replay or out-of-order
+ * recovery never regresses a row.
  *
  * <p>PostgreSQL is never on the trigger path: nothing waits for this worker. It starts with the
  * node whatever the database does, runs the schema migrations when it first reaches PostgreSQL, and
@@ -69,6 +69,8 @@ public final class StreamSyncWorker implements AutoCloseable {
   private final SyncStore store;
   private final SchemaMigrator migrator;
   private final SyncConfig config;
+  private final EventsConsumerSettings settings;
+  private final IdleEntryClaimer claimer;
   private final SyncMetrics metrics;
   private final SyncFaults faults;
   private final EventParser parser = new EventParser();
@@ -99,20 +101,22 @@ public final class StreamSyncWorker implements AutoCloseable {
     this.store = Objects.requireNonNull(store, "store");
     this.migrator = Objects.requireNonNull(migrator, "migrator");
     this.config = Objects.requireNonNull(config, "config");
-    this.lifecycle = new Lifecycle("sync worker " + config.consumer());
+    this.settings = config.events();
+    this.lifecycle = new Lifecycle("sync worker " + settings.consumer());
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.faults = Objects.requireNonNull(faults, "faults");
-    this.groups = new StreamGroups(redis, config.group());
+    this.groups = new StreamGroups(redis, settings.group());
     this.deadConsumers =
-        new DeadConsumers(redis, config.group(), config.consumer(), config.consumerExpiry());
-    this.me = Consumer.from(config.group(), config.consumer());
+        new DeadConsumers(redis, settings.group(), settings.consumer(), config.consumerExpiry());
+    this.me = Consumer.from(settings.group(), settings.consumer());
+    this.claimer = new IdleEntryClaimer(redis, settings);
     this.backoff = new Backoff(config.retryInitial(), config.retryMax());
   }
 
   /** Starts the worker thread; returns at once (PostgreSQL is not contacted here). */
   public void start() {
     lifecycle.start();
-    thread = LoopThread.start("kairos-sync-" + config.consumer(), this::run);
+    thread = LoopThread.start("kairos-sync-" + settings.consumer(), this::run);
   }
 
   /** Whether the schema migrations have run (PostgreSQL was reached at least once). */
@@ -138,17 +142,18 @@ public final class StreamSyncWorker implements AutoCloseable {
   }
 
   private void run() {
-    log.info("persistence-sync worker {} started (group {})", config.consumer(), config.group());
+    log.info(
+        "persistence-sync worker {} started (group {})", settings.consumer(), settings.group());
     while (lifecycle.isStarted() && !Thread.currentThread().isInterrupted()) {
       try {
         boolean busy = step();
         backoff.reset();
         if (!busy) {
-          Thread.sleep(config.pollInterval().toMillis());
+          Thread.sleep(settings.pollInterval().toMillis());
         } else if (!lastRoundFilledABatch) {
           // Traffic but no backlog: a short pause lets the next round write a batch in one
           // transaction instead of re-reading every shard for one or two entries at once.
-          Thread.sleep(Math.max(1, config.pollInterval().toMillis() / BUSY_PAUSE_DIVISOR));
+          Thread.sleep(Math.max(1, settings.pollInterval().toMillis() / BUSY_PAUSE_DIVISOR));
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -174,7 +179,7 @@ public final class StreamSyncWorker implements AutoCloseable {
         pause(new RuntimeException(e), "sync round failed");
       }
     }
-    log.info("persistence-sync worker {} stopped", config.consumer());
+    log.info("persistence-sync worker {} stopped", settings.consumer());
   }
 
   /** True once close() began: it interrupts the thread, which fails the command in flight. */
@@ -213,7 +218,7 @@ public final class StreamSyncWorker implements AutoCloseable {
     if (now >= nextClaimAtMs) {
       claimIdle();
       removeDeadConsumers();
-      nextClaimAtMs = now + config.claimInterval().toMillis();
+      nextClaimAtMs = now + settings.claimInterval().toMillis();
     }
     int applied = syncRound();
     if (now >= nextTrimAtMs) {
@@ -241,7 +246,7 @@ public final class StreamSyncWorker implements AutoCloseable {
     // A restarted node under the same consumer name first finishes what it had read.
     java.util.Arrays.fill(readOwnPending, true);
     shards = n;
-    log.info("persistence-sync worker {} follows {} shard streams", config.consumer(), n);
+    log.info("persistence-sync worker {} follows {} shard streams", settings.consumer(), n);
     return true;
   }
 
@@ -264,7 +269,7 @@ public final class StreamSyncWorker implements AutoCloseable {
             "shard {}: removed consumers {} of group {} (idle over {} with nothing pending)",
             s,
             removed,
-            config.group(),
+            settings.group(),
             config.consumerExpiry());
       }
     }
@@ -272,37 +277,14 @@ public final class StreamSyncWorker implements AutoCloseable {
 
   /** Takes over entries that another (dead) consumer read and never acknowledged. */
   private void claimIdle() {
-    for (int s = 0; s < shards; s++) {
-      String start = "0-0";
-      int rounds = 0;
-      do {
-        ClaimedMessages<String, String> claimed;
-        try {
-          claimed =
-              redis
-                  .sync()
-                  .xautoclaim(
-                      RedisKeys.events(s),
-                      XAutoClaimArgs.Builder.justid(me, config.claimIdle(), start)
-                          .count(config.batchSize()));
-        } catch (RuntimeException e) {
-          if (StreamGroups.isNoGroup(e)) {
-            groups.ensure(s);
-            break;
-          }
-          throw e;
-        }
-        if (!claimed.getMessages().isEmpty()) {
-          metrics.claimed(claimed.getMessages().size());
+    claimer.claim(
+        shards,
+        (s, ids) -> {
+          metrics.claimed(ids.size());
           readOwnPending[s] = true;
           log.info(
-              "shard {}: took over {} idle pending entries from dead consumers",
-              s,
-              claimed.getMessages().size());
-        }
-        start = claimed.getId();
-      } while (!"0-0".equals(start) && ++rounds < 100);
-    }
+              "shard {}: took over {} idle pending entries from dead consumers", s, ids.size());
+        });
   }
 
   private int syncRound() throws SQLException {
@@ -313,7 +295,7 @@ public final class StreamSyncWorker implements AutoCloseable {
     // One server holds every shard: one read over all of them instead of one per shard.
     List<List<StreamMessage<String, String>>> readAtOnce =
         redis.isCluster() ? null : readAllShards();
-    int batch = readAtOnce == null ? config.batchSize() : allShardsCount();
+    int batch = readAtOnce == null ? settings.batchSize() : allShardsCount();
     for (int k = 0; k < shards && events.size() < config.maxEventsPerRound(); k++) {
       int s = (first + k) % shards;
       nextShard = (s + 1) % shards;
@@ -365,7 +347,7 @@ public final class StreamSyncWorker implements AutoCloseable {
             writes.add(
                 redis
                     .async()
-                    .xack(RedisKeys.events(s), config.group(), ids.toArray(String[]::new))
+                    .xack(RedisKeys.events(s), settings.group(), ids.toArray(String[]::new))
                     .toCompletableFuture()));
     compactSucceeded(events, writes);
     awaitAll(writes);
@@ -429,7 +411,7 @@ public final class StreamSyncWorker implements AutoCloseable {
 
   /** Entries per shard of a read over all shards: together at most a round's worth. */
   private int allShardsCount() {
-    return Math.max(1, Math.min(config.batchSize(), config.maxEventsPerRound() / shards));
+    return Math.max(1, Math.min(settings.batchSize(), config.maxEventsPerRound() / shards));
   }
 
   /**
@@ -452,7 +434,7 @@ public final class StreamSyncWorker implements AutoCloseable {
       all = redis.sync().xreadgroup(me, XReadArgs.Builder.count(allShardsCount()), offsets);
     } catch (RuntimeException e) {
       if (StreamGroups.isNoGroup(e)) {
-        log.warn("consumer group {} missing on some shard; recreating them", config.group());
+        log.warn("consumer group {} missing on some shard; recreating them", settings.group());
         for (int s = 0; s < shards; s++) {
           groups.ensure(s);
         }
@@ -484,7 +466,7 @@ public final class StreamSyncWorker implements AutoCloseable {
               .sync()
               .xreadgroup(
                   me,
-                  XReadArgs.Builder.count(config.batchSize()),
+                  XReadArgs.Builder.count(settings.batchSize()),
                   XReadArgs.StreamOffset.from(RedisKeys.events(shard), own ? "0" : ">"));
       if (own && messages.isEmpty()) {
         readOwnPending[shard] = false;
@@ -493,7 +475,7 @@ public final class StreamSyncWorker implements AutoCloseable {
     } catch (RuntimeException e) {
       if (StreamGroups.isNoGroup(e)) {
         // The stream was flushed (e.g. a master lost its data): recreate the group and move on.
-        log.warn("shard {}: consumer group {} missing; recreating it", shard, config.group());
+        log.warn("shard {}: consumer group {} missing; recreating it", shard, settings.group());
         groups.ensure(shard);
         return List.of();
       }

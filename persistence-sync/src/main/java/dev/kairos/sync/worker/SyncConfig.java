@@ -1,18 +1,20 @@
 package dev.kairos.sync.worker;
 
+import static dev.kairos.protocol.event.EventsConsumerSettings.requirePositive;
+
+import dev.kairos.protocol.event.EventsConsumerSettings;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Settings of one node's {@link StreamSyncWorker}.
  *
- * @param group consumer group shared by every node (one group, so each entry is applied once)
- * @param consumer this node's consumer name in the group (stable per node)
- * @param batchSize entries read per shard per XREADGROUP
+ * @param events how it consumes the events streams: the consumer group shared by every node (one
+ *     group, so each entry is applied once), this node's consumer name in it (stable per node),
+ *     entries read per shard per XREADGROUP, the pause after a round that found nothing, how long a
+ *     pending entry stays idle before it is taken over from its dead consumer, and how often
+ *     XAUTOCLAIM runs (also once at start)
  * @param maxEventsPerRound entries applied in one PostgreSQL transaction, across shards
- * @param pollInterval pause after a round that found nothing
- * @param claimIdle a pending entry idle this long belongs to a dead consumer and is taken over
- * @param claimInterval how often XAUTOCLAIM runs (also once at start)
  * @param trimInterval how often acknowledged entries are trimmed from the streams
  * @param retryInitial first back-off after a failure (PostgreSQL or Redis unavailable)
  * @param retryMax longest back-off
@@ -20,13 +22,8 @@ import java.util.Objects;
  *     (XGROUP DELCONSUMER), so restarts under new names do not pile consumers up
  */
 public record SyncConfig(
-    String group,
-    String consumer,
-    int batchSize,
+    EventsConsumerSettings events,
     int maxEventsPerRound,
-    Duration pollInterval,
-    Duration claimIdle,
-    Duration claimInterval,
     Duration trimInterval,
     Duration retryInitial,
     Duration retryMax,
@@ -44,29 +41,18 @@ public record SyncConfig(
   public static final Duration DEFAULT_CONSUMER_EXPIRY = Duration.ofMinutes(10);
 
   public SyncConfig {
-    Objects.requireNonNull(group, "group");
-    Objects.requireNonNull(consumer, "consumer");
-    if (batchSize < 1 || maxEventsPerRound < batchSize) {
+    Objects.requireNonNull(events, "events");
+    if (maxEventsPerRound < events.batchSize()) {
       throw new IllegalArgumentException(
-          "batchSize must be >= 1 and maxEventsPerRound >= batchSize but were "
-              + batchSize
-              + " and "
+          "maxEventsPerRound must be >= batchSize ("
+              + events.batchSize()
+              + ") but was "
               + maxEventsPerRound);
     }
-    for (Duration d :
-        new Duration[] {
-          pollInterval,
-          claimIdle,
-          claimInterval,
-          trimInterval,
-          retryInitial,
-          retryMax,
-          consumerExpiry
-        }) {
-      if (d == null || d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("durations must be positive");
-      }
-    }
+    requirePositive(trimInterval, "trimInterval");
+    requirePositive(retryInitial, "retryInitial");
+    requirePositive(retryMax, "retryMax");
+    requirePositive(consumerExpiry, "consumerExpiry");
   }
 
   /** Defaults for {@code consumer}. */
@@ -76,18 +62,16 @@ public record SyncConfig(
 
   /** A builder starting from the defaults. */
   public static Builder builder(String consumer) {
-    return new Builder(consumer);
+    Builder defaults = new Builder(consumer);
+    defaults.group(DEFAULT_GROUP).batchSize(DEFAULT_BATCH_SIZE).pollInterval(DEFAULT_POLL_INTERVAL);
+    return defaults.claimIdle(DEFAULT_CLAIM_IDLE).claimInterval(DEFAULT_CLAIM_INTERVAL);
   }
 
   /** A builder starting from this configuration. */
   public Builder toBuilder() {
-    return new Builder(consumer)
-        .group(group)
-        .batchSize(batchSize)
+    return builder(events.consumer())
+        .events(events)
         .maxEventsPerRound(maxEventsPerRound)
-        .pollInterval(pollInterval)
-        .claimIdle(claimIdle)
-        .claimInterval(claimInterval)
         .trimInterval(trimInterval)
         .retryInitial(retryInitial)
         .retryMax(retryMax)
@@ -95,50 +79,19 @@ public record SyncConfig(
   }
 
   /** Settings one by one; every one not set keeps its default. */
-  public static final class Builder {
-    private final String consumer;
-    private String group = DEFAULT_GROUP;
-    private int batchSize = DEFAULT_BATCH_SIZE;
+  public static final class Builder extends EventsConsumerSettings.Builder<Builder> {
     private int maxEventsPerRound = DEFAULT_MAX_EVENTS_PER_ROUND;
-    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
-    private Duration claimIdle = DEFAULT_CLAIM_IDLE;
-    private Duration claimInterval = DEFAULT_CLAIM_INTERVAL;
     private Duration trimInterval = DEFAULT_TRIM_INTERVAL;
     private Duration retryInitial = DEFAULT_RETRY_INITIAL;
     private Duration retryMax = DEFAULT_RETRY_MAX;
     private Duration consumerExpiry = DEFAULT_CONSUMER_EXPIRY;
 
     private Builder(String consumer) {
-      this.consumer = consumer;
-    }
-
-    public Builder group(String group) {
-      this.group = group;
-      return this;
-    }
-
-    public Builder batchSize(int batchSize) {
-      this.batchSize = batchSize;
-      return this;
+      super(consumer);
     }
 
     public Builder maxEventsPerRound(int maxEventsPerRound) {
       this.maxEventsPerRound = maxEventsPerRound;
-      return this;
-    }
-
-    public Builder pollInterval(Duration pollInterval) {
-      this.pollInterval = pollInterval;
-      return this;
-    }
-
-    public Builder claimIdle(Duration claimIdle) {
-      this.claimIdle = claimIdle;
-      return this;
-    }
-
-    public Builder claimInterval(Duration claimInterval) {
-      this.claimInterval = claimInterval;
       return this;
     }
 
@@ -164,17 +117,7 @@ public record SyncConfig(
 
     public SyncConfig build() {
       return new SyncConfig(
-          group,
-          consumer,
-          batchSize,
-          maxEventsPerRound,
-          pollInterval,
-          claimIdle,
-          claimInterval,
-          trimInterval,
-          retryInitial,
-          retryMax,
-          consumerExpiry);
+          settings(), maxEventsPerRound, trimInterval, retryInitial, retryMax, consumerExpiry);
     }
   }
 }
